@@ -1,0 +1,293 @@
+//! The contract every CityTable game implements.
+//!
+//! A game crate (`games/*`) is a pure, deterministic state machine: the same
+//! [`Setup`] and the same list of [`Entry`]s always give the same state, bit for
+//! bit. Nothing here knows about tokio, sockets, databases or JSON; the server
+//! adapts a [`Game`] to its rooms and the protocol crate to the wire.
+//!
+//! Layout:
+//! - [`Game`]: setup, whose decision is awaited, legal moves, apply, views, outcome, bots.
+//! - [`Awaiting`]: one seat (turn-based), several at once (simultaneous
+//!   decisions) and optionally a rules-imposed time window (objections).
+//! - [`Entry`] and [`replay`]: the move log is the truth; a game is rebuilt from it.
+//! - [`GameRng`]: the only source of randomness, stored inside the state.
+
+mod rng;
+
+pub use rng::GameRng;
+
+use serde::{Deserialize, Serialize, de::DeserializeOwned};
+use std::fmt::Debug;
+
+/// A seat at the table, numbered from 0 in turn order.
+pub type Seat = u8;
+
+/// Who looks at the game: a seated player or a spectator (public information only).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Viewer {
+    Seat(Seat),
+    Spectator,
+}
+
+/// Everything a game needs to start. The seed never leaves the server while the game runs.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Setup<O> {
+    /// Number of seats taken (players and bots).
+    pub seats: u8,
+    pub seed: u64,
+    pub options: O,
+    /// The host's choice of starting seat; `None` lets the game draw one from the seed.
+    pub first_seat: Option<Seat>,
+}
+
+/// Whose decision the game waits for.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Awaiting {
+    /// Seats that still have to decide. Empty once the game is over. Several seats
+    /// means simultaneous decisions (each seat submits one move; the game keeps them
+    /// hidden until it resolves them together).
+    pub seats: Vec<Seat>,
+    /// Changes whenever a new decision period starts (a new turn, a new round, a new
+    /// objection window). The server restarts its timer when it changes, so a turn
+    /// made of several moves (build, then draw one card at a time) is one period.
+    pub period: u64,
+    /// Set when the rules themselves limit the time of this period (e.g. an objection
+    /// window). Otherwise the room's optional turn timer applies.
+    pub window_ms: Option<u64>,
+}
+
+impl Awaiting {
+    pub fn nobody(period: u64) -> Self {
+        Awaiting {
+            seats: Vec::new(),
+            period,
+            window_ms: None,
+        }
+    }
+
+    pub fn includes(&self, seat: Seat) -> bool {
+        self.seats.contains(&seat)
+    }
+}
+
+/// Why a move was refused. The state is unchanged whenever this is returned.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Illegal {
+    /// Stable, machine-readable code (`not_your_turn`, `cards_not_held`, ...).
+    pub code: &'static str,
+    /// A sentence for the player. Must never reveal hidden information of another seat.
+    pub message: String,
+}
+
+impl Illegal {
+    pub fn new(code: &'static str, message: impl Into<String>) -> Self {
+        Illegal {
+            code,
+            message: message.into(),
+        }
+    }
+
+    /// The move was sent by a seat whose decision is not awaited.
+    pub fn not_your_turn() -> Self {
+        Illegal::new("not_your_turn", "It is not your turn to decide.")
+    }
+
+    /// The game is over; no move applies any more.
+    pub fn game_over() -> Self {
+        Illegal::new("game_over", "The game is over.")
+    }
+}
+
+impl std::fmt::Display for Illegal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.code, self.message)
+    }
+}
+
+impl std::error::Error for Illegal {}
+
+/// Why a game could not be set up with these seats and options.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SetupError(pub String);
+
+impl std::fmt::Display for SetupError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for SetupError {}
+
+/// The result of a finished game.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Outcome {
+    /// Final score of each seat, indexed by seat.
+    pub scores: Vec<i32>,
+    /// The winning seats (several on a shared win).
+    pub winners: Vec<Seat>,
+}
+
+/// Strength of a computer player.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BotLevel {
+    /// Picks uniformly among the legal moves.
+    Random,
+    /// Picks the move that looks best right now.
+    Greedy,
+}
+
+/// One line of a game's move log: what the server persists, in order.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Entry<M> {
+    /// A seat's move.
+    Move { seat: Seat, mv: M },
+    /// The timer of the given decision period ran out ([`Game::timeout`]).
+    Timeout { period: u64 },
+}
+
+/// A rules crate. Implementations are pure: no I/O, clock, async or global RNG.
+///
+/// Every method that takes a move validates it completely; [`Game::apply`] leaves
+/// `self` untouched when it returns an error, and `legal_moves` lists exactly the
+/// moves `apply` accepts (for games where the full list is finite and small
+/// enough; see [`Game::legal_moves`]).
+pub trait Game: Clone + Debug + Send + Sync + 'static {
+    /// Stable identifier used in URLs, the database and the protocol (`"big-city"`).
+    const ID: &'static str;
+    /// Human name (`"Big City"`).
+    const NAME: &'static str;
+    /// Allowed numbers of seats.
+    const SEATS: std::ops::RangeInclusive<u8>;
+
+    /// Variants and settings chosen in the lobby.
+    type Options: Clone + Debug + Default + PartialEq + Serialize + DeserializeOwned + Send + Sync;
+    /// A seat's decision, as it arrives from the client once decoded.
+    type Move: Clone + Debug + PartialEq + Serialize + DeserializeOwned + Send + Sync;
+    /// What one viewer may see. Never carries another seat's hidden information.
+    type View: Clone + Debug + Serialize + Send + Sync;
+    /// A public description of what just happened, for the game log ("Ana built ...").
+    /// Events are sent to everyone, so they carry public information only.
+    type Event: Clone + Debug + Serialize + Send + Sync;
+
+    /// Starts a game. Fails if the seat count or options are not allowed.
+    fn new(setup: &Setup<Self::Options>) -> Result<Self, SetupError>;
+
+    /// Whose decision is awaited now.
+    fn awaiting(&self) -> Awaiting;
+
+    /// Every move `seat` may make now (empty when its decision is not awaited).
+    fn legal_moves(&self, seat: Seat) -> Vec<Self::Move>;
+
+    /// Applies a move of `seat`. On error the state is unchanged.
+    fn apply(&mut self, seat: Seat, mv: &Self::Move) -> Result<Vec<Self::Event>, Illegal>;
+
+    /// The timer of the current period ran out: decide for every awaited seat as the
+    /// game's rulings say (e.g. pass). Must make progress: afterwards the period has
+    /// changed or the game is over.
+    fn timeout(&mut self) -> Vec<Self::Event>;
+
+    /// What `viewer` may see.
+    fn view(&self, viewer: Viewer) -> Self::View;
+
+    /// `Some` once the game is over.
+    fn outcome(&self) -> Option<Outcome>;
+
+    /// A computer player's move for `seat`, or `None` if its decision is not awaited.
+    /// Bots see only what `seat` may see; `rng` is the bot's own randomness.
+    fn bot_move(&self, seat: Seat, level: BotLevel, rng: &mut GameRng) -> Option<Self::Move>;
+}
+
+/// Why a move log could not be replayed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ReplayError {
+    Setup(SetupError),
+    /// Entry number `index` was refused.
+    Illegal {
+        index: usize,
+        illegal: Illegal,
+    },
+    /// Entry number `index` is a timeout for a period that is not the current one.
+    StaleTimeout {
+        index: usize,
+    },
+}
+
+impl std::fmt::Display for ReplayError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ReplayError::Setup(e) => write!(f, "setup refused: {e}"),
+            ReplayError::Illegal { index, illegal } => write!(f, "entry {index}: {illegal}"),
+            ReplayError::StaleTimeout { index } => write!(f, "entry {index}: stale timeout"),
+        }
+    }
+}
+
+impl std::error::Error for ReplayError {}
+
+/// Applies one log entry. A timeout for another period than the current one is refused.
+pub fn apply_entry<G: Game>(
+    game: &mut G,
+    entry: &Entry<G::Move>,
+) -> Result<Vec<G::Event>, Illegal> {
+    match entry {
+        Entry::Move { seat, mv } => game.apply(*seat, mv),
+        Entry::Timeout { period } => {
+            if game.awaiting().period != *period || game.outcome().is_some() {
+                return Err(Illegal::new("stale_timeout", "That timer already ended."));
+            }
+            Ok(game.timeout())
+        }
+    }
+}
+
+/// Rebuilds a game from its setup and move log.
+pub fn replay<G: Game>(
+    setup: &Setup<G::Options>,
+    entries: &[Entry<G::Move>],
+) -> Result<G, ReplayError> {
+    let mut game = G::new(setup).map_err(ReplayError::Setup)?;
+    for (index, entry) in entries.iter().enumerate() {
+        apply_entry(&mut game, entry).map_err(|illegal| match entry {
+            Entry::Timeout { .. } => ReplayError::StaleTimeout { index },
+            Entry::Move { .. } => ReplayError::Illegal { index, illegal },
+        })?;
+    }
+    Ok(game)
+}
+
+/// Plays a whole game with bots of the given levels (one per seat), for tests,
+/// benchmarks and property checks. Returns the final state and its move log.
+/// Stops after `max_entries` entries even if the game is not over.
+pub fn play_out<G: Game>(
+    setup: &Setup<G::Options>,
+    levels: &[BotLevel],
+    bot_seed: u64,
+    max_entries: usize,
+) -> Result<(G, Vec<Entry<G::Move>>), ReplayError> {
+    let mut game = G::new(setup).map_err(ReplayError::Setup)?;
+    let mut rng = GameRng::new(bot_seed);
+    let mut log = Vec::new();
+    while game.outcome().is_none() && log.len() < max_entries {
+        let awaiting = game.awaiting();
+        let Some(&seat) = awaiting.seats.first() else {
+            break;
+        };
+        let level = levels
+            .get(usize::from(seat))
+            .copied()
+            .unwrap_or(BotLevel::Random);
+        let entry = match game.bot_move(seat, level, &mut rng) {
+            Some(mv) => Entry::Move { seat, mv },
+            None => Entry::Timeout {
+                period: awaiting.period,
+            },
+        };
+        let index = log.len();
+        apply_entry(&mut game, &entry)
+            .map_err(|illegal| ReplayError::Illegal { index, illegal })?;
+        log.push(entry);
+    }
+    Ok((game, log))
+}
