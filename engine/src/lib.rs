@@ -257,6 +257,9 @@ pub fn replay<G: Game>(
     Ok(game)
 }
 
+/// A finished (or stopped) play-out: the final state and the log that produced it.
+pub type PlayOut<G> = (G, Vec<Entry<<G as Game>::Move>>);
+
 /// Plays a whole game with bots of the given levels (one per seat), for tests,
 /// benchmarks and property checks. Returns the final state and its move log.
 /// Stops after `max_entries` entries even if the game is not over.
@@ -265,7 +268,7 @@ pub fn play_out<G: Game>(
     levels: &[BotLevel],
     bot_seed: u64,
     max_entries: usize,
-) -> Result<(G, Vec<Entry<G::Move>>), ReplayError> {
+) -> Result<PlayOut<G>, ReplayError> {
     let mut game = G::new(setup).map_err(ReplayError::Setup)?;
     let mut rng = GameRng::new(bot_seed);
     let mut log = Vec::new();
