@@ -1,0 +1,1 @@
+//! big-city rules (in progress).

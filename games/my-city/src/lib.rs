@@ -1,0 +1,1 @@
+//! my-city rules (in progress).
