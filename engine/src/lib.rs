@@ -18,6 +18,7 @@ pub use rng::GameRng;
 
 use serde::{Deserialize, Serialize, de::DeserializeOwned};
 use std::fmt::Debug;
+use ts_rs::TS;
 
 /// A seat at the table, numbered from 0 in turn order.
 pub type Seat = u8;
@@ -119,7 +120,7 @@ impl std::fmt::Display for SetupError {
 impl std::error::Error for SetupError {}
 
 /// The result of a finished game.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
 pub struct Outcome {
     /// Final score of each seat, indexed by seat.
     pub scores: Vec<i32>,
@@ -128,7 +129,7 @@ pub struct Outcome {
 }
 
 /// Strength of a computer player.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
 #[serde(rename_all = "snake_case")]
 pub enum BotLevel {
     /// Picks uniformly among the legal moves.

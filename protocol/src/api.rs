@@ -1,0 +1,88 @@
+//! The HTTP JSON API under `/api`: what the home page needs before a table socket opens.
+//!
+//! - `GET  /api/games` → `Vec<GameInfo>`
+//! - `POST /api/tables` with [`CreateTable`] → [`TableCreated`]
+//! - `GET  /api/tables` → `Vec<PublicTable>` (public tables only)
+//! - `GET  /api/tables/{code}` → [`CodeInfo`] (what an invite or spectator code opens)
+//! - `GET  /api/tables/{code}/record` → [`GameRecord`] once the game is finished
+//!
+//! Errors are `{"code": "...", "message": "..."}` with a 4xx status.
+
+use crate::{TableSettings, TableStatus};
+use engine::{Outcome, Seat};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use ts_rs::TS;
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
+pub struct GameInfo {
+    /// `"big-city"`.
+    pub id: String,
+    pub name: String,
+    pub min_seats: u8,
+    pub max_seats: u8,
+    #[ts(type = "unknown")]
+    pub default_options: Value,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
+#[serde(deny_unknown_fields)]
+pub struct CreateTable {
+    pub game: String,
+    pub settings: TableSettings,
+    /// The host's display name; the host takes seat 0.
+    pub name: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct TableCreated {
+    /// Invite code: the link `/t/{invite_code}` lets friends join.
+    pub invite_code: String,
+    /// The link `/t/{spectator_code}` lets people watch.
+    pub spectator_code: String,
+    /// The host's seat token for this table.
+    pub token: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
+pub struct PublicTable {
+    pub invite_code: String,
+    pub game: String,
+    pub status: TableStatus,
+    pub seats: u8,
+    pub seats_taken: u8,
+    pub spectators_allowed: bool,
+    pub host_name: String,
+}
+
+/// What a code opens.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
+pub struct CodeInfo {
+    pub game: String,
+    pub status: TableStatus,
+    /// `true` when the code is a spectator code.
+    pub spectator: bool,
+}
+
+/// The full record of a finished game: enough to replay it move by move.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
+pub struct GameRecord {
+    pub game: String,
+    pub seats: u8,
+    /// Revealed only once the game is over.
+    #[ts(type = "number")]
+    pub seed: u64,
+    #[ts(type = "unknown")]
+    pub options: Value,
+    #[ts(optional)]
+    pub first_seat: Option<Seat>,
+    pub names: Vec<String>,
+    /// The move log (`engine::Entry` values).
+    #[ts(type = "unknown[]")]
+    pub entries: Vec<Value>,
+    /// Public views after each entry, starting with the initial position.
+    #[ts(type = "unknown[]")]
+    pub views: Vec<Value>,
+    #[ts(optional)]
+    pub outcome: Option<Outcome>,
+}
