@@ -1,0 +1,77 @@
+// The HTTP JSON API under /api.
+
+/**
+ * @typedef {import('./wire').GameInfo} GameInfo
+ * @typedef {import('./wire').CreateTable} CreateTable
+ * @typedef {import('./wire').TableCreated} TableCreated
+ * @typedef {import('./wire').PublicTable} PublicTable
+ * @typedef {import('./wire').CodeInfo} CodeInfo
+ * @typedef {import('./wire').GameRecord} GameRecord
+ */
+
+/** An API refusal: `code` is the stable error code, `message` a sentence. */
+export class ApiError extends Error {
+  /**
+   * @param {string} code
+   * @param {string} message
+   * @param {number} status
+   */
+  constructor(code, message, status) {
+    super(message);
+    this.code = code;
+    this.status = status;
+  }
+}
+
+/**
+ * @param {string} path
+ * @param {RequestInit} [init]
+ * @returns {Promise<any>}
+ */
+async function call(path, init) {
+  let res;
+  try {
+    res = await fetch(`/api${path}`, {
+      ...init,
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+    });
+  } catch {
+    throw new ApiError('unreachable', 'The server cannot be reached.', 0);
+  }
+  const text = await res.text();
+  /** @type {any} */
+  let body = null;
+  try {
+    body = text ? JSON.parse(text) : null;
+  } catch {
+    body = null;
+  }
+  if (!res.ok) {
+    throw new ApiError(body?.code ?? `http_${res.status}`, body?.message ?? text ?? res.statusText, res.status);
+  }
+  return body;
+}
+
+/** @returns {Promise<GameInfo[]>} */
+export const listGames = () => call('/games');
+
+/**
+ * @param {CreateTable} req
+ * @returns {Promise<TableCreated>}
+ */
+export const createTable = (req) => call('/tables', { method: 'POST', body: JSON.stringify(req) });
+
+/** @returns {Promise<PublicTable[]>} */
+export const publicTables = () => call('/tables');
+
+/**
+ * @param {string} code
+ * @returns {Promise<CodeInfo>}
+ */
+export const lookupCode = (code) => call(`/tables/${encodeURIComponent(code)}`);
+
+/**
+ * @param {string} code
+ * @returns {Promise<GameRecord>}
+ */
+export const gameRecord = (code) => call(`/tables/${encodeURIComponent(code)}/record`);

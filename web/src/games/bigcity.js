@@ -1,0 +1,2 @@
+// placeholder until the Big City wire types land
+export {};

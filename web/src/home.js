@@ -1,0 +1,271 @@
+// The home page: display name, create a table, join with a code, public tables.
+
+import { h, mount, toast } from './dom.js';
+import { t } from './i18n.js';
+import * as api from './api.js';
+import { getName, setToken } from './store.js';
+import { gameUI } from './games/index.js';
+import { nameForm, optionsEditor, timerChoices } from './widgets.js';
+
+/**
+ * @typedef {import('./wire').GameInfo} GameInfo
+ * @typedef {import('./wire').TableSettings} TableSettings
+ */
+
+/**
+ * @param {HTMLElement} root
+ * @param {(path: string) => void} go
+ * @returns {() => void} cleanup
+ */
+export function showHome(root, go) {
+  /** @type {GameInfo[]} */
+  let games = [];
+  const createBox = h('section', { class: 'card create', id: 'create' }, h('h2', null, t('home.create')));
+  const joinBox = h('section', { class: 'card join', id: 'join' });
+  const listBox = h('section', { class: 'card public', id: 'public-tables' });
+  const nameBox = h('section', { class: 'card name-card', id: 'name-card' });
+
+  mount(
+    root,
+    h(
+      'div',
+      { class: 'home' },
+      h('div', { class: 'hero' }, h('p', { class: 'tagline' }, t('app.tagline'))),
+      nameBox,
+      h('div', { class: 'home-grid' }, createBox, h('div', { class: 'home-side' }, joinBox, listBox)),
+    ),
+  );
+
+  const renderName = () => {
+    const name = getName();
+    if (!name) {
+      mount(nameBox, nameForm(() => renderName()));
+      nameBox.classList.add('needed');
+    } else {
+      nameBox.classList.remove('needed');
+      mount(
+        nameBox,
+        h(
+          'p',
+          { class: 'playing-as' },
+          t('name.playing_as', { name }),
+          ' ',
+          h('button', { class: 'link', id: 'change-name', onclick: () => mount(nameBox, nameForm(() => renderName(), name)) }, t('name.change')),
+        ),
+      );
+    }
+  };
+  renderName();
+
+  // Join with a code or a pasted link.
+  const codeInput = /** @type {HTMLInputElement} */ (
+    h('input', { id: 'join-code', placeholder: t('home.join_placeholder'), autocomplete: 'off', 'aria-label': t('home.join_placeholder') })
+  );
+  mount(
+    joinBox,
+    h('h2', null, t('home.join')),
+    h(
+      'form',
+      {
+        class: 'row',
+        onsubmit: async (/** @type {Event} */ e) => {
+          e.preventDefault();
+          const raw = codeInput.value.trim();
+          const code = raw.includes('/t/') ? raw.split('/t/')[1].split(/[?#/]/)[0] : raw;
+          if (!code) return;
+          try {
+            await api.lookupCode(code);
+            go(`/t/${encodeURIComponent(code)}`);
+          } catch (err) {
+            toast(err instanceof api.ApiError && err.status === 404 ? t('home.bad_code') : errText(err));
+          }
+        },
+      },
+      codeInput,
+      h('button', { type: 'submit', class: 'primary' }, t('home.join_button')),
+    ),
+  );
+
+  // Create a table.
+  /** @type {TableSettings} */
+  let settings = { seats: 2, options: {}, spectators_allowed: true, public: false };
+  let gameId = '';
+  const form = h('form', { class: 'create-form', id: 'create-form' });
+  createBox.append(form);
+
+  const renderForm = () => {
+    const info = games.find((g) => g.id === gameId);
+    if (!info) {
+      mount(form, h('p', { class: 'muted' }, '…'));
+      return;
+    }
+    const seatOptions = [];
+    for (let n = info.min_seats; n <= info.max_seats; n++) seatOptions.push(n);
+    mount(
+      form,
+      h(
+        'label',
+        { class: 'field' },
+        h('span', null, t('home.game')),
+        h(
+          'select',
+          {
+            id: 'game-select',
+            onchange: (/** @type {Event} */ e) => {
+              gameId = /** @type {HTMLSelectElement} */ (e.target).value;
+              resetSettings();
+              renderForm();
+            },
+          },
+          games.map((g) => h('option', { value: g.id, selected: g.id === gameId }, gameUI(g.id)?.name() ?? g.name)),
+        ),
+      ),
+      h(
+        'label',
+        { class: 'field' },
+        h('span', null, t('home.seats')),
+        h(
+          'select',
+          {
+            id: 'seats-select',
+            onchange: (/** @type {Event} */ e) => {
+              settings.seats = Number(/** @type {HTMLSelectElement} */ (e.target).value);
+            },
+          },
+          seatOptions.map((n) => h('option', { value: n, selected: n === settings.seats }, String(n))),
+        ),
+      ),
+      h('fieldset', { class: 'variants' }, h('legend', null, t('home.variants')), optionsEditor(gameId, settings.options, (o) => (settings.options = o))),
+      h(
+        'label',
+        { class: 'field' },
+        h('span', null, t('home.timer')),
+        h(
+          'select',
+          {
+            id: 'timer-select',
+            onchange: (/** @type {Event} */ e) => {
+              const v = Number(/** @type {HTMLSelectElement} */ (e.target).value);
+              if (v > 0) settings.turn_seconds = v;
+              else delete settings.turn_seconds;
+            },
+          },
+          timerChoices().map((c) => h('option', { value: c.value, selected: c.value === (settings.turn_seconds ?? 0) }, c.label)),
+        ),
+      ),
+      h(
+        'label',
+        { class: 'check' },
+        h('input', {
+          type: 'checkbox',
+          id: 'spectators-check',
+          checked: settings.spectators_allowed,
+          onchange: (/** @type {Event} */ e) => (settings.spectators_allowed = /** @type {HTMLInputElement} */ (e.target).checked),
+        }),
+        t('home.spectators'),
+      ),
+      h(
+        'label',
+        { class: 'check' },
+        h('input', {
+          type: 'checkbox',
+          id: 'public-check',
+          checked: settings.public,
+          onchange: (/** @type {Event} */ e) => (settings.public = /** @type {HTMLInputElement} */ (e.target).checked),
+        }),
+        t('home.public'),
+      ),
+      h('button', { type: 'submit', class: 'primary big', id: 'create-button' }, t('home.create_button')),
+    );
+  };
+
+  const resetSettings = () => {
+    const info = games.find((g) => g.id === gameId);
+    settings = {
+      seats: info ? Math.max(info.min_seats, Math.min(info.max_seats, settings.seats)) : 2,
+      options: info ? structuredClone(info.default_options ?? {}) : {},
+      spectators_allowed: settings.spectators_allowed,
+      public: settings.public,
+    };
+  };
+
+  form.addEventListener('submit', async (e) => {
+    e.preventDefault();
+    const name = getName();
+    if (!name) {
+      toast(t('name.required'));
+      document.getElementById('name-input')?.focus();
+      return;
+    }
+    try {
+      const created = await api.createTable({ game: gameId, settings, name });
+      setToken(created.invite_code, created.token);
+      go(`/t/${encodeURIComponent(created.invite_code)}`);
+    } catch (err) {
+      toast(errText(err));
+    }
+  });
+
+  api
+    .listGames()
+    .then((list) => {
+      games = list;
+      gameId = (list.find((g) => g.id === 'big-city') ?? list[0])?.id ?? '';
+      resetSettings();
+      renderForm();
+    })
+    .catch((err) => {
+      mount(form, h('p', { class: 'error' }, errText(err)));
+    });
+  renderForm();
+
+  // Public tables, refreshed while the page is open.
+  let stopped = false;
+  const refresh = async () => {
+    if (stopped) return;
+    try {
+      const tables = await api.publicTables();
+      mount(
+        listBox,
+        h('h2', null, t('home.public_tables')),
+        tables.length === 0
+          ? h('p', { class: 'muted' }, t('home.no_public'))
+          : h(
+              'ul',
+              { class: 'table-list' },
+              tables.map((pt) =>
+                h(
+                  'li',
+                  { 'data-code': pt.invite_code },
+                  h(
+                    'div',
+                    { class: 'pt-main' },
+                    h('strong', null, gameUI(pt.game)?.name() ?? pt.game),
+                    h('span', { class: 'muted' }, ` · ${t('home.host', { name: pt.host_name })}`),
+                    h('div', { class: 'muted small' }, `${t(`status.${pt.status}`)} · ${t('home.seats_taken', { taken: pt.seats_taken, seats: pt.seats })}`),
+                  ),
+                  h('button', { onclick: () => go(`/t/${encodeURIComponent(pt.invite_code)}`) }, t('home.open')),
+                ),
+              ),
+            ),
+      );
+    } catch (err) {
+      mount(listBox, h('h2', null, t('home.public_tables')), h('p', { class: 'error' }, errText(err)));
+    }
+  };
+  refresh();
+  const timer = setInterval(refresh, 5000);
+  return () => {
+    stopped = true;
+    clearInterval(timer);
+  };
+}
+
+/** @param {unknown} err */
+export function errText(err) {
+  if (err instanceof api.ApiError) {
+    if (err.code === 'unreachable') return t('home.server_down');
+    return err.message || err.code;
+  }
+  return String(err);
+}

@@ -1,0 +1,292 @@
+// English and French strings. `t(key, params)` fills `{name}` placeholders.
+// The language comes from localStorage, else the browser; a switch changes it.
+
+/** @typedef {'en' | 'fr'} Lang */
+
+/** @type {Record<Lang, Record<string, string>>} */
+const STRINGS = {
+  en: {
+    'app.tagline': 'Play city-building board games with friends, in the browser.',
+    'lang.switch': 'Français',
+    'name.title': 'Your name at the table',
+    'name.placeholder': 'e.g. Ana',
+    'name.save': 'Save',
+    'name.change': 'change',
+    'name.playing_as': 'Playing as {name}',
+    'name.required': 'Please choose a display name first.',
+    'home.create': 'Create a table',
+    'home.game': 'Game',
+    'home.seats': 'Seats',
+    'home.variants': 'Variants',
+    'home.no_variants': 'This game has no variants.',
+    'home.timer': 'Turn timer',
+    'home.timer_none': 'No timer',
+    'home.timer_s': '{n} s per turn',
+    'home.timer_min': '{n} min per turn',
+    'home.spectators': 'Spectators allowed',
+    'home.public': 'Public (listed below for anyone to join)',
+    'home.create_button': 'Create table',
+    'home.join': 'Join with a code',
+    'home.join_placeholder': 'Code or invite link',
+    'home.join_button': 'Join',
+    'home.public_tables': 'Public tables',
+    'home.no_public': 'No public table right now. Create one!',
+    'home.seats_taken': '{taken}/{seats} seats',
+    'home.host': 'host: {name}',
+    'home.open': 'Open',
+    'home.bad_code': 'No table has that code.',
+    'home.server_down': 'The server cannot be reached. Try again in a moment.',
+    'status.lobby': 'Waiting to start',
+    'status.playing': 'Playing',
+    'status.finished': 'Finished',
+    'table.home': 'Home',
+    'table.connecting': 'Connecting…',
+    'table.reconnecting': 'Connection lost, reconnecting…',
+    'table.connected': 'Connected',
+    'table.seats': 'Seats',
+    'table.seat_n': 'Seat {n}',
+    'table.empty_seat': 'Empty seat',
+    'table.take_seat': 'Sit here',
+    'table.leave_seat': 'Leave seat',
+    'table.kick': 'Remove',
+    'table.add_bot': 'Add bot',
+    'table.bot': 'Bot ({level})',
+    'bot.random': 'easy',
+    'bot.greedy': 'strong',
+    'table.you': 'you',
+    'table.host': 'host',
+    'table.away': 'away',
+    'table.offline': 'offline',
+    'table.online': 'online',
+    'table.invite': 'Invite players',
+    'table.copy_invite': 'Copy invite link',
+    'table.copy_spectate': 'Copy spectator link',
+    'table.copied': 'Link copied',
+    'table.spectators': '{n} watching',
+    'table.start': 'Start the game',
+    'table.start_hint': 'Fill at least {n} seats (players or bots) to start.',
+    'table.waiting_host': 'Waiting for the host to start the game.',
+    'table.settings': 'Table settings',
+    'table.apply_settings': 'Apply settings',
+    'table.spectating': 'You are watching this table.',
+    'table.visitor': 'Pick a free seat to play, or just watch.',
+    'table.play_again': 'Play again',
+    'table.waiting_again': 'Waiting for the host to start a new game.',
+    'table.chat': 'Chat',
+    'table.chat_placeholder': 'Say something…',
+    'table.send': 'Send',
+    'table.log': 'Game log',
+    'table.no_log': 'Nothing has happened yet.',
+    'table.your_turn': 'Your turn',
+    'table.turn_of': "{name}'s turn",
+    'table.turns_of': 'Waiting for {names}',
+    'table.game_over': 'Game over',
+    'table.winner': '{names} wins!',
+    'table.winners': '{names} share the win!',
+    'table.final_scores': 'Final scores',
+    'table.replay': 'Replay',
+    'table.replay_step': 'Step {i} of {n}',
+    'table.replay_close': 'Back to the table',
+    'table.replay_unavailable': 'The replay is not available yet.',
+    'table.timer': 'Time left',
+    'table.points': '{n} pts',
+    'table.spectator_badge': 'Spectator',
+    'table.bad_link': 'This table does not exist, or the link is wrong.',
+    'table.game_unknown': 'This game ({game}) cannot be shown by this page yet.',
+    'err.bad_message': 'The server did not understand that request.',
+    'err.frame_too_large': 'That message is too large.',
+    'err.rate_limited': 'Slow down a little: too many actions at once.',
+    'err.hello_first': 'The connection was not ready. Reload the page.',
+    'err.no_such_table': 'This table does not exist, or the code is wrong.',
+    'err.bad_token': 'Your saved seat does not belong to this table.',
+    'err.not_host': 'Only the host can do that.',
+    'err.seat_taken': 'That seat is already taken.',
+    'err.not_seated': 'You need a seat to do that.',
+    'err.no_spectators': 'This table does not allow spectators.',
+    'err.wrong_status': 'That is not possible at this point of the game.',
+    'err.bad_settings': 'These settings are not valid for this game.',
+    'err.stale_version': 'The game moved on before your action arrived. Try again.',
+    'err.not_your_turn': 'It is not your turn.',
+    'err.illegal_move': 'That move is not allowed.',
+    'err.bad_move': 'That move does not exist in this game.',
+    'err.bad_chat': 'Chat messages must be 1 to 500 characters.',
+    'err.try_again': 'The server could not save that. Try again.',
+    'ttt.name': 'Tic-tac-toe',
+    'ttt.hint': 'Three in a row wins.',
+  },
+  fr: {
+    'app.tagline': 'Jouez à des jeux de construction de ville entre amis, dans le navigateur.',
+    'lang.switch': 'English',
+    'name.title': 'Votre nom à la table',
+    'name.placeholder': 'ex. Ana',
+    'name.save': 'Enregistrer',
+    'name.change': 'changer',
+    'name.playing_as': 'Vous jouez sous le nom {name}',
+    'name.required': "Choisissez d'abord un nom.",
+    'home.create': 'Créer une table',
+    'home.game': 'Jeu',
+    'home.seats': 'Places',
+    'home.variants': 'Variantes',
+    'home.no_variants': "Ce jeu n'a pas de variante.",
+    'home.timer': 'Temps par tour',
+    'home.timer_none': 'Sans limite',
+    'home.timer_s': '{n} s par tour',
+    'home.timer_min': '{n} min par tour',
+    'home.spectators': 'Spectateurs autorisés',
+    'home.public': 'Publique (listée ci-dessous, tout le monde peut rejoindre)',
+    'home.create_button': 'Créer la table',
+    'home.join': 'Rejoindre avec un code',
+    'home.join_placeholder': "Code ou lien d'invitation",
+    'home.join_button': 'Rejoindre',
+    'home.public_tables': 'Tables publiques',
+    'home.no_public': 'Aucune table publique pour le moment. Créez-en une !',
+    'home.seats_taken': '{taken}/{seats} places',
+    'home.host': 'hôte : {name}',
+    'home.open': 'Ouvrir',
+    'home.bad_code': "Aucune table n'a ce code.",
+    'home.server_down': 'Le serveur est injoignable. Réessayez dans un instant.',
+    'status.lobby': 'En attente',
+    'status.playing': 'En cours',
+    'status.finished': 'Terminée',
+    'table.home': 'Accueil',
+    'table.connecting': 'Connexion…',
+    'table.reconnecting': 'Connexion perdue, reconnexion…',
+    'table.connected': 'Connecté',
+    'table.seats': 'Places',
+    'table.seat_n': 'Place {n}',
+    'table.empty_seat': 'Place libre',
+    'table.take_seat': "S'asseoir ici",
+    'table.leave_seat': 'Quitter la place',
+    'table.kick': 'Retirer',
+    'table.add_bot': 'Ajouter un robot',
+    'table.bot': 'Robot ({level})',
+    'bot.random': 'facile',
+    'bot.greedy': 'fort',
+    'table.you': 'vous',
+    'table.host': 'hôte',
+    'table.away': 'absent',
+    'table.offline': 'hors ligne',
+    'table.online': 'en ligne',
+    'table.invite': 'Inviter des joueurs',
+    'table.copy_invite': "Copier le lien d'invitation",
+    'table.copy_spectate': 'Copier le lien spectateur',
+    'table.copied': 'Lien copié',
+    'table.spectators': '{n} spectateur(s)',
+    'table.start': 'Lancer la partie',
+    'table.start_hint': 'Occupez au moins {n} places (joueurs ou robots) pour commencer.',
+    'table.waiting_host': "En attente du lancement par l'hôte.",
+    'table.settings': 'Réglages de la table',
+    'table.apply_settings': 'Appliquer',
+    'table.spectating': 'Vous regardez cette table.',
+    'table.visitor': 'Choisissez une place libre pour jouer, ou regardez simplement.',
+    'table.play_again': 'Rejouer',
+    'table.waiting_again': "En attente d'une nouvelle partie lancée par l'hôte.",
+    'table.chat': 'Discussion',
+    'table.chat_placeholder': 'Dites quelque chose…',
+    'table.send': 'Envoyer',
+    'table.log': 'Journal de partie',
+    'table.no_log': "Rien ne s'est encore passé.",
+    'table.your_turn': 'À vous de jouer',
+    'table.turn_of': 'Au tour de {name}',
+    'table.turns_of': 'On attend {names}',
+    'table.game_over': 'Partie terminée',
+    'table.winner': '{names} gagne !',
+    'table.winners': '{names} gagnent ensemble !',
+    'table.final_scores': 'Scores finaux',
+    'table.replay': 'Revoir la partie',
+    'table.replay_step': 'Étape {i} sur {n}',
+    'table.replay_close': 'Retour à la table',
+    'table.replay_unavailable': "Le déroulé de la partie n'est pas encore disponible.",
+    'table.timer': 'Temps restant',
+    'table.points': '{n} pts',
+    'table.spectator_badge': 'Spectateur',
+    'table.bad_link': "Cette table n'existe pas, ou le lien est erroné.",
+    'table.game_unknown': 'Ce jeu ({game}) ne peut pas encore être affiché par cette page.',
+    'err.bad_message': "Le serveur n'a pas compris cette demande.",
+    'err.frame_too_large': 'Ce message est trop long.',
+    'err.rate_limited': 'Doucement : trop d’actions à la fois.',
+    'err.hello_first': "La connexion n'était pas prête. Rechargez la page.",
+    'err.no_such_table': "Cette table n'existe pas, ou le code est erroné.",
+    'err.bad_token': "Votre place enregistrée n'appartient pas à cette table.",
+    'err.not_host': "Seul l'hôte peut faire cela.",
+    'err.seat_taken': 'Cette place est déjà prise.',
+    'err.not_seated': 'Il vous faut une place pour faire cela.',
+    'err.no_spectators': "Cette table n'accepte pas de spectateurs.",
+    'err.wrong_status': "Ce n'est pas possible à ce moment de la partie.",
+    'err.bad_settings': 'Ces réglages ne sont pas valables pour ce jeu.',
+    'err.stale_version': 'La partie a avancé avant que votre action arrive. Réessayez.',
+    'err.not_your_turn': "Ce n'est pas votre tour.",
+    'err.illegal_move': "Ce coup n'est pas permis.",
+    'err.bad_move': "Ce coup n'existe pas dans ce jeu.",
+    'err.bad_chat': 'Un message fait de 1 à 500 caractères.',
+    'err.try_again': "Le serveur n'a pas pu l'enregistrer. Réessayez.",
+    'ttt.name': 'Morpion',
+    'ttt.hint': 'Trois alignés gagnent.',
+  },
+};
+
+/** @type {Lang} */
+let lang = pickLang();
+
+/** @returns {Lang} */
+function pickLang() {
+  try {
+    const saved = localStorage.getItem('citytable.lang');
+    if (saved === 'en' || saved === 'fr') return saved;
+  } catch {
+    // storage unavailable: fall through to the browser's language
+  }
+  const nav = typeof navigator !== 'undefined' ? navigator.language || '' : '';
+  return nav.toLowerCase().startsWith('fr') ? 'fr' : 'en';
+}
+
+/** @returns {Lang} */
+export function currentLang() {
+  return lang;
+}
+
+/** @param {Lang} next */
+export function setLang(next) {
+  lang = next;
+  try {
+    localStorage.setItem('citytable.lang', next);
+  } catch {
+    // not persisted; still switched for this page
+  }
+  document.documentElement.lang = next;
+}
+
+/**
+ * Adds strings (game modules register their own).
+ * @param {Record<Lang, Record<string, string>>} more
+ */
+export function addStrings(more) {
+  Object.assign(STRINGS.en, more.en);
+  Object.assign(STRINGS.fr, more.fr);
+}
+
+/** @param {string} key */
+export function has(key) {
+  return key in STRINGS[lang] || key in STRINGS.en;
+}
+
+/**
+ * @param {string} key
+ * @param {Record<string, string | number>} [params]
+ * @returns {string}
+ */
+export function t(key, params) {
+  const template = STRINGS[lang][key] ?? STRINGS.en[key] ?? key;
+  if (!params) return template;
+  return template.replace(/\{(\w+)\}/g, (m, name) => (name in params ? String(params[name]) : m));
+}
+
+/**
+ * Joins names as "A, B and C" / "A, B et C".
+ * @param {string[]} names
+ */
+export function joinNames(names) {
+  if (names.length <= 1) return names.join('');
+  const and = lang === 'fr' ? ' et ' : ' and ';
+  return names.slice(0, -1).join(', ') + and + names[names.length - 1];
+}

@@ -1,0 +1,801 @@
+// The table page: seats, invite links, host controls, chat, game log, and the
+// game's board (or the lobby before the start, the result and replay after).
+
+import { h, mount, toast } from './dom.js';
+import { t, has, joinNames } from './i18n.js';
+import * as api from './api.js';
+import { TableConn } from './conn.js';
+import { getName, getToken, setToken, forgetToken } from './store.js';
+import { gameUI, SEAT_COLORS } from './games/index.js';
+import { nameForm, optionsEditor, timerChoices } from './widgets.js';
+import { errText } from './home.js';
+
+/**
+ * @typedef {import('./wire').You} You
+ * @typedef {import('./wire').TableInfo} TableInfo
+ * @typedef {import('./wire').SeatInfo} SeatInfo
+ * @typedef {import('./wire').ChatLine} ChatLine
+ * @typedef {import('./wire').GameInfo} GameInfo
+ * @typedef {import('./wire').TableSettings} TableSettings
+ * @typedef {import('./wire').BotLevel} BotLevel
+ * @typedef {import('./wire').ErrorMsg} ErrorMsg
+ * @typedef {import('./conn.js').GameState} GameState
+ * @typedef {import('./games/index.js').SeatLook} SeatLook
+ * @typedef {import('./games/index.js').Board} Board
+ * @typedef {import('./games/index.js').GameUI} GameUI
+ */
+
+/**
+ * @param {HTMLElement} root
+ * @param {string} code
+ * @param {(path: string) => void} go
+ * @returns {() => void} cleanup
+ */
+export function showTable(root, code, go) {
+  if (!getName()) {
+    let cleanup = () => {};
+    mount(
+      root,
+      h(
+        'div',
+        { class: 'home' },
+        h('section', { class: 'card name-card needed' }, nameForm(() => (cleanup = showTable(root, code, go)))),
+      ),
+    );
+    return () => cleanup();
+  }
+
+  /** @type {You | null} */
+  let you = null;
+  /** @type {TableInfo | null} */
+  let table = null;
+  /** @type {GameState | null} */
+  let game = null;
+  /** @type {{version: number, moves: any[]} | null} */
+  let legal = null;
+  let legalAskedAt = -1;
+  /** @type {ChatLine[]} */
+  const chat = [];
+  /** @type {{text: string, version: number}[]} */
+  let log = loadLog(code);
+  /** @type {GameInfo | undefined} */
+  let info;
+  /** @type {Board | null} */
+  let board = null;
+  let boardGame = '';
+  /** @type {'connecting' | 'open' | 'lost'} */
+  let connState = 'connecting';
+  /** @type {Map<number, unknown>} */
+  const pendingMoves = new Map();
+  /** @type {TableSettings | null} */
+  let draftSettings = null;
+
+  // Layout.
+  const title = h('div', { class: 'title' });
+  const banner = h('div', { class: 'turn-banner', id: 'turn-banner', 'aria-live': 'polite' });
+  const timerEl = h('div', { class: 'timer', id: 'timer' });
+  const connEl = h('div', { class: 'conn', id: 'conn-status' });
+  const mainEl = h('div', { class: 'table-main', id: 'table-main' });
+  const seatsEl = h('section', { class: 'panel seats-panel', id: 'seats' });
+  const inviteEl = h('section', { class: 'panel invite-panel', id: 'invite' });
+  const logEl = h('section', { class: 'panel log-panel', id: 'log' });
+  const chatList = h('ul', { class: 'chat-lines', id: 'chat-lines' });
+  const chatInput = /** @type {HTMLInputElement} */ (
+    h('input', { id: 'chat-input', maxlength: 500, placeholder: t('table.chat_placeholder'), autocomplete: 'off', 'aria-label': t('table.chat') })
+  );
+  const chatEl = h(
+    'section',
+    { class: 'panel chat-panel', id: 'chat' },
+    h('h3', null, t('table.chat')),
+    chatList,
+    h(
+      'form',
+      {
+        class: 'row',
+        onsubmit: (/** @type {Event} */ e) => {
+          e.preventDefault();
+          const text = chatInput.value.trim();
+          if (!text) return;
+          if (conn.send({ type: 'chat', text })) chatInput.value = '';
+        },
+      },
+      chatInput,
+      h('button', { type: 'submit' }, t('table.send')),
+    ),
+  );
+  mount(
+    root,
+    h(
+      'div',
+      { class: 'table-page' },
+      h('div', { class: 'table-bar' }, title, banner, timerEl, connEl),
+      h('div', { class: 'table-body' }, mainEl, h('aside', { class: 'table-side' }, seatsEl, inviteEl, logEl, chatEl)),
+    ),
+  );
+
+  api
+    .listGames()
+    .then((games) => {
+      info = games.find((g) => g.id === table?.game) ?? info;
+      gamesList = games;
+      renderAll();
+    })
+    .catch(() => {});
+  /** @type {GameInfo[]} */
+  let gamesList = [];
+
+  const conn = new TableConn(
+    code,
+    () => ({ token: getToken(code), name: getName() }),
+    {
+      onWelcome(y, tbl) {
+        you = y;
+        if (y.token) {
+          setToken(code, y.token);
+          if (tbl.invite_code) setToken(tbl.invite_code, y.token);
+        }
+        setTable(tbl);
+      },
+      onTable(tbl) {
+        setTable(tbl);
+      },
+      onGame(g, events, fresh) {
+        const ui = table ? gameUI(table.game) : undefined;
+        if (fresh && (!game || g.version < (log[0]?.version ?? 0))) {
+          // A new game (or a table we never saw): keep the log only if it belongs to it.
+          if (g.version < (log[0]?.version ?? 0)) log = [];
+        }
+        game = g;
+        if (ui && events.length) {
+          const looks = seatLooks();
+          for (const ev of events) {
+            const text = safe(() => ui.describeEvent(ev, looks));
+            if (text) log.unshift({ text, version: g.version });
+          }
+          log = log.slice(0, 300);
+          saveLog(code, log);
+        }
+        if (g.outcome && table && table.status !== 'finished') table.status = 'finished';
+        renderAll();
+      },
+      onChat(line) {
+        chat.push(line);
+        if (chat.length > 200) chat.shift();
+        renderChat();
+      },
+      onLegalMoves(version, moves) {
+        legal = { version, moves };
+        renderBoard();
+      },
+      onError(err) {
+        handleError(err);
+      },
+      onMoveOk(id) {
+        pendingMoves.delete(id);
+      },
+      onStatus(state) {
+        connState = state;
+        renderConn();
+      },
+    },
+  );
+
+  /** @param {TableInfo} tbl */
+  function setTable(tbl) {
+    const statusChanged = table?.status !== tbl.status;
+    if (table && table.status === 'finished' && tbl.status !== 'finished') {
+      // Play again: a new game starts; the old log goes.
+      log = [];
+      saveLog(code, log);
+      game = null;
+      legal = null;
+    }
+    table = tbl;
+    info = gamesList.find((g) => g.id === tbl.game) ?? info;
+    if (statusChanged) draftSettings = null;
+    renderAll();
+  }
+
+  /** @param {ErrorMsg} err */
+  function handleError(err) {
+    if (err.code === 'bad_token') {
+      forgetToken(code);
+      conn.ws?.close();
+      return;
+    }
+    if (err.id !== undefined && err.id !== null) pendingMoves.delete(err.id);
+    if (err.code === 'stale_version') conn.send({ type: 'resync' });
+    let text;
+    if (err.code === 'illegal_move') {
+      text = err.rule && has(`rule.${err.rule}`) ? t(`rule.${err.rule}`) : err.message || t('err.illegal_move');
+    } else {
+      text = has(`err.${err.code}`) ? t(`err.${err.code}`) : err.message;
+    }
+    toast(text);
+    if (err.code === 'no_such_table' || err.code === 'no_spectators') {
+      mount(mainEl, h('div', { class: 'card center' }, h('p', { class: 'error' }, text), h('button', { onclick: () => go('/') }, t('table.home'))));
+    }
+  }
+
+  /** @returns {SeatLook[]} */
+  function seatLooks() {
+    if (!table) return [];
+    return table.seats.map((s) => ({ seat: s.seat, name: seatName(s), color: SEAT_COLORS[s.seat % SEAT_COLORS.length] }));
+  }
+
+  function mySeat() {
+    return you?.seat ?? undefined;
+  }
+
+  function isHost() {
+    return Boolean(you?.is_host);
+  }
+
+  function renderAll() {
+    renderTitle();
+    renderBanner();
+    renderSeats();
+    renderInvite();
+    renderMain();
+    renderLog();
+    renderConn();
+  }
+
+  function renderConn() {
+    connEl.dataset.state = connState;
+    connEl.textContent =
+      connState === 'open' ? t('table.connected') : connState === 'lost' ? t('table.reconnecting') : t('table.connecting');
+    document.body.dataset.conn = connState;
+  }
+
+  function renderTitle() {
+    if (!table) {
+      mount(title, h('button', { class: 'link home-link', onclick: () => go('/') }, '← ', t('table.home')));
+      return;
+    }
+    const ui = gameUI(table.game);
+    mount(
+      title,
+      h('button', { class: 'link home-link', onclick: () => go('/'), title: t('table.home') }, '←'),
+      h('span', { class: 'game-name' }, ui?.name() ?? table.game),
+      h('span', { class: `status-chip ${table.status}`, id: 'table-status', 'data-status': table.status }, t(`status.${table.status}`)),
+      mySeat() === undefined && table.status !== 'lobby' ? h('span', { class: 'status-chip spectator', id: 'spectator-badge' }, t('table.spectator_badge')) : null,
+    );
+  }
+
+  function renderBanner() {
+    if (!table || !game) {
+      banner.textContent = '';
+      banner.className = 'turn-banner';
+      return;
+    }
+    const looks = seatLooks();
+    if (game.outcome) {
+      banner.className = 'turn-banner over';
+      banner.textContent = t('table.game_over');
+      return;
+    }
+    const seats = game.awaiting.seats;
+    const me = mySeat();
+    if (me !== undefined && seats.includes(me)) {
+      banner.className = 'turn-banner mine';
+      banner.textContent = t('table.your_turn');
+    } else {
+      banner.className = 'turn-banner';
+      const names = seats.map((s) => looks[s]?.name ?? '?');
+      banner.textContent = seats.length === 1 ? t('table.turn_of', { name: names[0] }) : t('table.turns_of', { names: joinNames(names) });
+      const color = seats.length === 1 ? looks[seats[0]]?.color : undefined;
+      if (color) banner.style.setProperty('--seat', color);
+    }
+  }
+
+  const tick = setInterval(() => {
+    if (!game || game.outcome || game.awaiting.timer_ms === undefined || game.awaiting.timer_ms === null) {
+      timerEl.textContent = '';
+      timerEl.className = 'timer';
+      return;
+    }
+    const left = Math.max(0, game.awaiting.timer_ms - (performance.now() - game.awaitingAt));
+    const secs = Math.ceil(left / 1000);
+    timerEl.textContent = `⏱ ${Math.floor(secs / 60)}:${String(secs % 60).padStart(2, '0')}`;
+    timerEl.className = secs <= 10 ? 'timer urgent' : 'timer';
+    timerEl.title = t('table.timer');
+  }, 250);
+
+  /** @param {SeatInfo} s */
+  function seatName(s) {
+    const o = s.occupant;
+    if (o.kind === 'human') return o.name;
+    if (o.kind === 'bot') return `${t('table.bot', { level: t(`bot.${o.level}`) })} ${s.seat + 1}`;
+    return t('table.empty_seat');
+  }
+
+  function renderSeats() {
+    if (!table) {
+      mount(seatsEl, h('h3', null, t('table.seats')), h('p', { class: 'muted' }, t('table.connecting')));
+      return;
+    }
+    const tbl = table;
+    const ui = gameUI(tbl.game);
+    const scores = game ? (game.outcome?.scores ?? safe(() => ui?.scores?.(game?.view)) ?? null) : null;
+    const awaiting = game && !game.outcome ? game.awaiting.seats : [];
+    const me = mySeat();
+    const lobby = tbl.status === 'lobby';
+    mount(
+      seatsEl,
+      h('h3', null, t('table.seats'), tbl.spectators ? h('span', { class: 'muted small', id: 'spectator-count' }, ` · ${t('table.spectators', { n: tbl.spectators })}`) : null),
+      h(
+        'ul',
+        { class: 'seat-list' },
+        tbl.seats.map((s) => {
+          const o = s.occupant;
+          const color = SEAT_COLORS[s.seat % SEAT_COLORS.length];
+          const empty = o.kind === 'empty';
+          const online = o.kind === 'bot' || (o.kind === 'human' && o.connected);
+          /** @type {(HTMLElement | null)[]} */
+          const actions = [];
+          if (lobby && empty && me === undefined && you) {
+            actions.push(h('button', { class: 'small primary', 'data-action': 'take-seat', onclick: () => conn.send({ type: 'take_seat', seat: s.seat }) }, t('table.take_seat')));
+          }
+          if (lobby && isHost() && empty) actions.push(botAdder(s.seat));
+          if (lobby && isHost() && !empty && s.seat !== me) {
+            actions.push(h('button', { class: 'small danger', 'data-action': 'kick', onclick: () => conn.send({ type: 'kick', seat: s.seat }) }, t('table.kick')));
+          }
+          if (lobby && s.seat === me && !isHost()) {
+            actions.push(h('button', { class: 'small', 'data-action': 'leave-seat', onclick: () => conn.send({ type: 'leave_seat' }) }, t('table.leave_seat')));
+          }
+          if (!lobby && tbl.status === 'playing' && isHost() && o.kind === 'human' && o.away) actions.push(botAdder(s.seat));
+          return h(
+            'li',
+            {
+              class: { seat: true, empty, turn: awaiting.includes(s.seat), me: s.seat === me, winner: game?.outcome?.winners.includes(s.seat) },
+              'data-seat': s.seat,
+              style: { '--seat': color },
+            },
+            h('span', { class: 'swatch', 'aria-hidden': 'true' }),
+            h(
+              'span',
+              { class: 'seat-name' },
+              h('span', { class: 'name' }, seatName(s)),
+              s.seat === me ? h('span', { class: 'badge' }, t('table.you')) : null,
+              tbl.host_seat === s.seat ? h('span', { class: 'badge host' }, '★ ', t('table.host')) : null,
+              o.kind === 'human' && o.away ? h('span', { class: 'badge away' }, t('table.away')) : null,
+            ),
+            !empty ? h('span', { class: { presence: true, online }, title: online ? t('table.online') : t('table.offline'), 'aria-label': online ? t('table.online') : t('table.offline') }) : null,
+            scores && scores[s.seat] !== undefined ? h('span', { class: 'score', 'data-score': scores[s.seat] }, t('table.points', { n: scores[s.seat] })) : null,
+            actions.length ? h('span', { class: 'seat-actions' }, actions) : null,
+          );
+        }),
+      ),
+    );
+  }
+
+  /** @param {number} seat */
+  function botAdder(seat) {
+    const select = /** @type {HTMLSelectElement} */ (
+      h('select', { class: 'small', 'aria-label': t('table.add_bot') }, h('option', { value: 'greedy' }, t('bot.greedy')), h('option', { value: 'random' }, t('bot.random')))
+    );
+    return h(
+      'span',
+      { class: 'bot-adder' },
+      select,
+      h(
+        'button',
+        {
+          class: 'small',
+          'data-action': 'add-bot',
+          onclick: () => conn.send({ type: 'add_bot', seat, level: /** @type {BotLevel} */ (select.value) }),
+        },
+        t('table.add_bot'),
+      ),
+    );
+  }
+
+  function renderInvite() {
+    if (!table || (!table.invite_code && !table.spectator_code) || table.status === 'finished') {
+      inviteEl.hidden = true;
+      return;
+    }
+    inviteEl.hidden = false;
+    /**
+     * @param {string} id
+     * @param {string} label
+     * @param {string} linkCode
+     */
+    const linkRow = (id, label, linkCode) => {
+      const url = `${location.origin}/t/${linkCode}`;
+      const input = /** @type {HTMLInputElement} */ (h('input', { id: `${id}-url`, readonly: true, value: url, onclick: (/** @type {Event} */ e) => /** @type {HTMLInputElement} */ (e.target).select() }));
+      return h(
+        'div',
+        { class: 'link-row' },
+        input,
+        h(
+          'button',
+          {
+            class: 'small',
+            id: `${id}-copy`,
+            onclick: async () => {
+              try {
+                await navigator.clipboard.writeText(url);
+              } catch {
+                input.select();
+                document.execCommand('copy');
+              }
+              toast(t('table.copied'), 'info');
+            },
+          },
+          label,
+        ),
+      );
+    };
+    mount(
+      inviteEl,
+      h('h3', null, t('table.invite')),
+      table.invite_code ? linkRow('invite', t('table.copy_invite'), table.invite_code) : null,
+      table.spectator_code && table.settings.spectators_allowed ? linkRow('spectate', t('table.copy_spectate'), table.spectator_code) : null,
+    );
+  }
+
+  function renderMain() {
+    if (!table) {
+      mount(mainEl, h('div', { class: 'card center muted' }, t('table.connecting')));
+      board = null;
+      return;
+    }
+    const ui = gameUI(table.game);
+    if (!ui) {
+      mount(mainEl, h('div', { class: 'card center' }, t('table.game_unknown', { game: table.game })));
+      return;
+    }
+    if (table.status === 'lobby' || !game) {
+      board = null;
+      renderLobby(ui);
+      return;
+    }
+    if (!board || boardGame !== table.game || !mainEl.contains(board.el)) {
+      board?.destroy?.();
+      board = ui.createBoard({
+        send: (mv) => {
+          const id = conn.move(mv);
+          pendingMoves.set(id, mv);
+        },
+        askLegal: () => {
+          if (!game || legalAskedAt === game.version) return;
+          legalAskedAt = game.version;
+          conn.send({ type: 'legal_moves' });
+        },
+        warn: (text) => toast(text),
+      });
+      boardGame = table.game;
+      mount(mainEl, h('div', { class: 'result-slot', id: 'result' }), board.el);
+    }
+    renderResult();
+    renderBoard();
+  }
+
+  function renderBoard() {
+    if (!board || !game || !table) return;
+    board.render({
+      view: game.view,
+      version: game.version,
+      awaiting: game.awaiting,
+      outcome: game.outcome,
+      mySeat: mySeat(),
+      legal: legal && legal.version === game.version ? legal : null,
+      seats: seatLooks(),
+      replay: false,
+    });
+  }
+
+  function renderResult() {
+    const slot = mainEl.querySelector('#result');
+    if (!slot || !table) return;
+    if (!game?.outcome) {
+      slot.replaceChildren();
+      return;
+    }
+    const outcome = game.outcome;
+    const looks = seatLooks();
+    const winners = outcome.winners.map((w) => looks[w]?.name ?? '?');
+    const ranking = outcome.scores.map((score, seat) => ({ seat, score })).sort((a, b) => b.score - a.score);
+    mount(
+      slot,
+      h(
+        'div',
+        { class: 'card result', id: 'game-result' },
+        h('h2', null, winners.length === 1 ? t('table.winner', { names: winners[0] }) : t('table.winners', { names: joinNames(winners) })),
+        h('h3', null, t('table.final_scores')),
+        h(
+          'ol',
+          { class: 'final-scores' },
+          ranking.map((r) =>
+            h(
+              'li',
+              { style: { '--seat': looks[r.seat]?.color ?? '#888' }, class: { winner: outcome.winners.includes(r.seat) } },
+              h('span', { class: 'swatch' }),
+              h('span', { class: 'name' }, looks[r.seat]?.name ?? '?'),
+              h('span', { class: 'score' }, t('table.points', { n: r.score })),
+            ),
+          ),
+        ),
+        h(
+          'div',
+          { class: 'row' },
+          h('button', { id: 'replay-button', onclick: () => openReplay() }, '▶ ', t('table.replay')),
+          isHost()
+            ? h('button', { class: 'primary', id: 'play-again', onclick: () => conn.send({ type: 'play_again' }) }, t('table.play_again'))
+            : h('span', { class: 'muted small' }, t('table.waiting_again')),
+        ),
+      ),
+    );
+  }
+
+  /** @param {GameUI} ui */
+  function renderLobby(ui) {
+    if (!table) return;
+    const tbl = table;
+    const seated = tbl.seats.filter((s) => s.occupant.kind !== 'empty').length;
+    const min = info?.min_seats ?? 2;
+    const me = mySeat();
+    /** @type {(HTMLElement | null)[]} */
+    const parts = [];
+    parts.push(h('h2', null, ui.name()));
+    if (me === undefined && tbl.status === 'lobby') {
+      const free = tbl.seats.some((s) => s.occupant.kind === 'empty');
+      parts.push(h('p', { class: 'muted' }, free ? t('table.visitor') : t('table.spectating')));
+    }
+    if (isHost() && tbl.status === 'lobby') {
+      if (!draftSettings) draftSettings = structuredClone(tbl.settings);
+      const draft = draftSettings;
+      const seatChoices = [];
+      for (let n = info?.min_seats ?? tbl.settings.seats; n <= (info?.max_seats ?? tbl.settings.seats); n++) seatChoices.push(n);
+      parts.push(
+        h(
+          'details',
+          { class: 'settings', id: 'settings' },
+          h('summary', null, t('table.settings')),
+          h(
+            'label',
+            { class: 'field' },
+            h('span', null, t('home.seats')),
+            h(
+              'select',
+              { id: 'settings-seats', onchange: (/** @type {Event} */ e) => (draft.seats = Number(/** @type {HTMLSelectElement} */ (e.target).value)) },
+              seatChoices.map((n) => h('option', { value: n, selected: n === draft.seats }, String(n))),
+            ),
+          ),
+          h('fieldset', { class: 'variants' }, h('legend', null, t('home.variants')), optionsEditor(tbl.game, draft.options, (o) => (draft.options = o))),
+          h(
+            'label',
+            { class: 'field' },
+            h('span', null, t('home.timer')),
+            h(
+              'select',
+              {
+                onchange: (/** @type {Event} */ e) => {
+                  const v = Number(/** @type {HTMLSelectElement} */ (e.target).value);
+                  if (v > 0) draft.turn_seconds = v;
+                  else delete draft.turn_seconds;
+                },
+              },
+              timerChoices().map((c) => h('option', { value: c.value, selected: c.value === (draft.turn_seconds ?? 0) }, c.label)),
+            ),
+          ),
+          h('label', { class: 'check' }, h('input', { type: 'checkbox', checked: draft.spectators_allowed, onchange: (/** @type {Event} */ e) => (draft.spectators_allowed = /** @type {HTMLInputElement} */ (e.target).checked) }), t('home.spectators')),
+          h('label', { class: 'check' }, h('input', { type: 'checkbox', checked: draft.public, onchange: (/** @type {Event} */ e) => (draft.public = /** @type {HTMLInputElement} */ (e.target).checked) }), t('home.public')),
+          h('button', { id: 'apply-settings', onclick: () => conn.send({ type: 'configure', settings: draft }) }, t('table.apply_settings')),
+        ),
+      );
+      parts.push(
+        h(
+          'div',
+          { class: 'start-row' },
+          h('button', { class: 'primary big', id: 'start-button', disabled: seated < min, onclick: () => conn.send({ type: 'start' }) }, t('table.start')),
+          seated < min ? h('p', { class: 'muted small' }, t('table.start_hint', { n: min })) : null,
+        ),
+      );
+    } else {
+      parts.push(settingsSummary(tbl));
+      parts.push(h('p', { class: 'waiting' }, h('span', { class: 'spinner', 'aria-hidden': 'true' }), t('table.waiting_host')));
+    }
+    mount(mainEl, h('div', { class: 'card lobby', id: 'lobby' }, parts));
+  }
+
+  /** @param {TableInfo} tbl */
+  function settingsSummary(tbl) {
+    const ui = gameUI(tbl.game);
+    const fields = ui?.optionFields?.(tbl.settings.options) ?? [];
+    const on = fields.filter((f) => f.kind === 'bool' && tbl.settings.options?.[f.key]).map((f) => f.label);
+    const timer = timerChoices().find((c) => c.value === (tbl.settings.turn_seconds ?? 0))?.label ?? `${tbl.settings.turn_seconds} s`;
+    return h(
+      'ul',
+      { class: 'summary' },
+      h('li', null, `${t('home.seats')}: ${tbl.settings.seats}`),
+      h('li', null, `${t('home.timer')}: ${timer}`),
+      on.length ? h('li', null, `${t('home.variants')}: ${on.join(', ')}`) : null,
+    );
+  }
+
+  function renderLog() {
+    if (!table || table.status === 'lobby') {
+      logEl.hidden = true;
+      return;
+    }
+    logEl.hidden = false;
+    mount(
+      logEl,
+      h('h3', null, t('table.log')),
+      log.length === 0
+        ? h('p', { class: 'muted small' }, t('table.no_log'))
+        : h('ol', { class: 'log-lines', id: 'log-lines', reversed: true }, log.slice(0, 100).map((l) => h('li', null, l.text))),
+    );
+  }
+
+  function renderChat() {
+    const looks = seatLooks();
+    mount(
+      chatList,
+      chat.map((line) =>
+        h(
+          'li',
+          null,
+          h('strong', { style: { color: line.seat !== undefined && line.seat !== null ? (looks[line.seat]?.color ?? 'inherit') : 'inherit' } }, line.name),
+          ': ',
+          line.text,
+        ),
+      ),
+    );
+    chatList.scrollTop = chatList.scrollHeight;
+  }
+
+  async function openReplay() {
+    if (!table) return;
+    const found = gameUI(table.game);
+    if (!found) return;
+    const ui = found;
+    /** @type {import('./wire').GameRecord} */
+    let record;
+    try {
+      record = await api.gameRecord(code);
+    } catch (err) {
+      toast(err instanceof api.ApiError && err.status === 404 ? t('table.replay_unavailable') : errText(err));
+      return;
+    }
+    const looks = record.names.map((name, seat) => ({ seat, name, color: SEAT_COLORS[seat % SEAT_COLORS.length] }));
+    const replayBoard = ui.createBoard({ send: () => {}, askLegal: () => {}, warn: () => {} });
+    let step = record.views.length - 1;
+    const caption = h('p', { class: 'replay-caption', id: 'replay-caption' });
+    const counter = h('span', { class: 'replay-counter', id: 'replay-counter' });
+    const slider = /** @type {HTMLInputElement} */ (
+      h('input', { type: 'range', min: 0, max: record.views.length - 1, value: step, id: 'replay-slider', oninput: () => show(Number(slider.value)) })
+    );
+    /** @type {ReturnType<typeof setInterval> | null} */
+    let playing = null;
+    const playBtn = h('button', { id: 'replay-play', onclick: () => togglePlay() }, '▶');
+    const overlay = h(
+      'div',
+      { class: 'overlay', id: 'replay' },
+      h(
+        'div',
+        { class: 'overlay-inner card' },
+        h(
+          'div',
+          { class: 'replay-bar' },
+          h('h2', null, t('table.replay')),
+          h('button', { id: 'replay-close', onclick: () => close() }, t('table.replay_close')),
+        ),
+        replayBoard.el,
+        h(
+          'div',
+          { class: 'replay-controls' },
+          h('button', { id: 'replay-first', onclick: () => show(0), 'aria-label': 'first' }, '⏮'),
+          h('button', { id: 'replay-prev', onclick: () => show(step - 1), 'aria-label': 'previous' }, '◀'),
+          playBtn,
+          h('button', { id: 'replay-next', onclick: () => show(step + 1), 'aria-label': 'next' }, '▶▶'),
+          slider,
+          counter,
+        ),
+        caption,
+      ),
+    );
+    document.body.append(overlay);
+    const onKey = (/** @type {KeyboardEvent} */ e) => {
+      if (e.key === 'ArrowRight') show(step + 1);
+      else if (e.key === 'ArrowLeft') show(step - 1);
+      else if (e.key === 'Escape') close();
+    };
+    document.addEventListener('keydown', onKey);
+    function close() {
+      if (playing) clearInterval(playing);
+      document.removeEventListener('keydown', onKey);
+      overlay.remove();
+    }
+    function togglePlay() {
+      if (playing) {
+        clearInterval(playing);
+        playing = null;
+        playBtn.textContent = '▶';
+        return;
+      }
+      if (step >= record.views.length - 1) show(0);
+      playBtn.textContent = '⏸';
+      playing = setInterval(() => {
+        if (step >= record.views.length - 1) togglePlay();
+        else show(step + 1);
+      }, 900);
+    }
+    /** @param {number} i */
+    function show(i) {
+      step = Math.max(0, Math.min(record.views.length - 1, i));
+      slider.value = String(step);
+      counter.textContent = t('table.replay_step', { i: step, n: record.views.length - 1 });
+      const entry = step > 0 ? record.entries[step - 1] : null;
+      caption.textContent = entry ? describeEntry(ui, entry, looks) : '';
+      replayBoard.render({
+        view: record.views[step],
+        version: step,
+        awaiting: { seats: [] },
+        outcome: step === record.views.length - 1 ? record.outcome : undefined,
+        mySeat: undefined,
+        legal: null,
+        seats: looks,
+        replay: true,
+      });
+    }
+    show(step);
+  }
+
+  return () => {
+    clearInterval(tick);
+    conn.close();
+    board?.destroy?.();
+    document.getElementById('replay')?.remove();
+  };
+}
+
+/**
+ * @param {GameUI} ui
+ * @param {any} entry an engine::Entry: {move: {seat, mv}} or {timeout: {period}}
+ * @param {SeatLook[]} looks
+ */
+function describeEntry(ui, entry, looks) {
+  if (entry && entry.move) return safe(() => ui.describeMove(entry.move.mv, entry.move.seat, looks)) ?? '';
+  if (entry && entry.timeout) return '⏱';
+  return '';
+}
+
+/**
+ * @template T
+ * @param {() => T} f
+ * @returns {T | null}
+ */
+function safe(f) {
+  try {
+    return f();
+  } catch (err) {
+    console.error(err);
+    return null;
+  }
+}
+
+/** @param {string} code */
+function loadLog(code) {
+  try {
+    const raw = sessionStorage.getItem(`citytable.log.${code}`);
+    return raw ? JSON.parse(raw) : [];
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * @param {string} code
+ * @param {{text: string, version: number}[]} log
+ */
+function saveLog(code, log) {
+  try {
+    sessionStorage.setItem(`citytable.log.${code}`, JSON.stringify(log));
+  } catch {
+    // not kept across reloads
+  }
+}

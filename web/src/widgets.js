@@ -1,0 +1,125 @@
+// Small pieces shared by the home and table pages.
+
+import { h } from './dom.js';
+import { t, has } from './i18n.js';
+import { getName, setName } from './store.js';
+import { gameUI } from './games/index.js';
+
+const MAX_NAME = 24;
+
+/**
+ * The display-name form.
+ * @param {(name: string) => void} done
+ * @param {string} [current]
+ */
+export function nameForm(done, current = getName()) {
+  const input = /** @type {HTMLInputElement} */ (
+    h('input', { id: 'name-input', maxlength: MAX_NAME, value: current, placeholder: t('name.placeholder'), autocomplete: 'nickname', required: true })
+  );
+  setTimeout(() => input.focus(), 0);
+  return h(
+    'form',
+    {
+      class: 'name-form',
+      id: 'name-form',
+      onsubmit: (/** @type {Event} */ e) => {
+        e.preventDefault();
+        const name = input.value.trim().slice(0, MAX_NAME);
+        if (!name) return;
+        setName(name);
+        done(name);
+      },
+    },
+    h('label', { for: 'name-input' }, t('name.title')),
+    h('div', { class: 'row' }, input, h('button', { type: 'submit', class: 'primary', id: 'name-save' }, t('name.save'))),
+  );
+}
+
+/** Turn timer choices in seconds (0: none). */
+export function timerChoices() {
+  return [0, 30, 60, 120, 300].map((n) => ({
+    value: n,
+    label: n === 0 ? t('home.timer_none') : n < 60 ? t('home.timer_s', { n }) : t('home.timer_min', { n: n / 60 }),
+  }));
+}
+
+/**
+ * An editor for a game's options (variants). Games may describe their fields;
+ * otherwise booleans become checkboxes and numbers number inputs.
+ * @param {string} gameId
+ * @param {any} options
+ * @param {(options: any) => void} onChange
+ * @param {boolean} [disabled]
+ */
+export function optionsEditor(gameId, options, onChange, disabled = false) {
+  const ui = gameUI(gameId);
+  const value = structuredClone(options ?? {});
+  /** @type {import('./games/index.js').OptionField[]} */
+  const fields = ui?.optionFields
+    ? ui.optionFields(value)
+    : Object.entries(value)
+        .filter(([, v]) => typeof v === 'boolean' || typeof v === 'number')
+        .map(([key, v]) => ({
+          key,
+          kind: typeof v === 'boolean' ? 'bool' : 'number',
+          label: has(`opt.${gameId}.${key}`) ? t(`opt.${gameId}.${key}`) : key.replace(/_/g, ' '),
+        }));
+  if (fields.length === 0) return h('p', { class: 'muted small' }, t('home.no_variants'));
+  return h(
+    'div',
+    { class: 'options' },
+    fields.map((f) => {
+      if (f.kind === 'bool') {
+        return h(
+          'label',
+          { class: 'check' },
+          h('input', {
+            type: 'checkbox',
+            'data-option': f.key,
+            checked: Boolean(value[f.key]),
+            disabled,
+            onchange: (/** @type {Event} */ e) => {
+              value[f.key] = /** @type {HTMLInputElement} */ (e.target).checked;
+              onChange(structuredClone(value));
+            },
+          }),
+          f.label,
+        );
+      }
+      if (f.kind === 'choice') {
+        return h(
+          'label',
+          { class: 'field' },
+          h('span', null, f.label),
+          h(
+            'select',
+            {
+              'data-option': f.key,
+              disabled,
+              onchange: (/** @type {Event} */ e) => {
+                value[f.key] = /** @type {HTMLSelectElement} */ (e.target).value;
+                onChange(structuredClone(value));
+              },
+            },
+            (f.choices ?? []).map((c) => h('option', { value: c.value, selected: c.value === value[f.key] }, c.label)),
+          ),
+        );
+      }
+      return h(
+        'label',
+        { class: 'field' },
+        h('span', null, f.label),
+        h('input', {
+          type: 'number',
+          'data-option': f.key,
+          value: value[f.key],
+          disabled,
+          onchange: (/** @type {Event} */ e) => {
+            value[f.key] = Number(/** @type {HTMLInputElement} */ (e.target).value);
+            onChange(structuredClone(value));
+          },
+        }),
+      );
+    }),
+  );
+}
