@@ -1,0 +1,270 @@
+//! Listing every legal move of the current decision.
+//!
+//! The lists agree with [`BigCity::apply`]: every listed move is accepted, and a
+//! move is accepted only if it is listed, with one convenience: `exchange` and
+//! `trade_answer` list each set of cards once, in hand order, while `apply` also
+//! accepts the same set in another order (the order cards go under their stacks).
+
+use crate::game::{BigCity, Step};
+use crate::geometry::{Cell, Shape};
+use crate::pieces::is_special_card;
+use crate::wire::{Move, Piece, TradePick};
+use engine::Seat;
+
+/// Single-cell pieces that need property cards.
+const SINGLES: [Piece; 7] = [
+    Piece::ResidenceSingle,
+    Piece::BusinessSingle,
+    Piece::CityHall,
+    Piece::Church,
+    Piece::Cinema,
+    Piece::PostOffice,
+    Piece::Bank,
+];
+const DOUBLES: [Piece; 3] = [
+    Piece::ResidenceDouble,
+    Piece::BusinessDouble,
+    Piece::ShoppingCenter,
+];
+const TRIPLES: [Piece; 2] = [Piece::ResidenceTriple, Piece::BusinessTriple];
+const SPECIALS: [Piece; 4] = [
+    Piece::LincolnPark,
+    Piece::CentralPark,
+    Piece::StanfordCorporation,
+    Piece::RockwellIndustries,
+];
+
+/// Every non-empty subset of `items` with at most `max` elements, in order.
+pub(crate) fn subsets(items: &[u8], min: usize, max: usize) -> Vec<Vec<u8>> {
+    let n = items.len();
+    let mut out = Vec::new();
+    for mask in 1u32..(1u32 << n) {
+        let k = mask.count_ones() as usize;
+        if k < min.max(1) || k > max {
+            continue;
+        }
+        out.push(
+            (0..n)
+                .filter(|i| mask & (1 << i) != 0)
+                .map(|i| items[i])
+                .collect(),
+        );
+    }
+    out
+}
+
+impl BigCity {
+    /// Every legal move of `seat` now.
+    pub fn legal_moves(&self, seat: Seat) -> Vec<Move> {
+        let mut out = Vec::new();
+        if !self.awaiting_seats().contains(&seat) {
+            return out;
+        }
+        match &self.step {
+            Step::StartingCity => {
+                for t in &self.placements {
+                    if self.setup_set.contains(&t.neighborhood) {
+                        out.push(Move::PlaceNeighborhood {
+                            neighborhood: t.neighborhood,
+                            x: t.x,
+                            y: t.y,
+                            rotation: t.rotation,
+                        });
+                    }
+                }
+            }
+            Step::Action => self.action_moves(seat, &mut out),
+            Step::SecondStreetcar => {
+                out.push(Move::Done);
+                for e in self.streetcar_edges() {
+                    out.push(Move::Streetcar {
+                        segment: e.segment(),
+                    });
+                }
+            }
+            Step::Drawing { .. } => {
+                for stack in self.drawable() {
+                    out.push(Move::Draw { stack });
+                }
+            }
+            Step::TradeAnswers => {
+                out.push(Move::TradeAnswer { cards: Vec::new() });
+                for cards in subsets(self.hand(seat), 1, 2) {
+                    out.push(Move::TradeAnswer { cards });
+                }
+            }
+            Step::TradeAccept => self.accept_moves(&mut out),
+            Step::TradeExchange => {
+                out.push(Move::Done);
+                for cards in subsets(self.hand(seat), 1, 2) {
+                    out.push(Move::Exchange { cards });
+                }
+            }
+            Step::Over(_) => {}
+        }
+        out
+    }
+
+    fn accept_moves(&self, out: &mut Vec<Move>) {
+        out.push(Move::TradeAccept { picks: Vec::new() });
+        let Some(t) = &self.trade else { return };
+        let mut answer_cards: Vec<(u8, u8)> = Vec::new();
+        for s in 0..self.seats {
+            if s == self.active {
+                continue;
+            }
+            if let Some(a) = &t.answers[usize::from(s)] {
+                for i in 0..a.len() {
+                    answer_cards.push((s, i as u8));
+                }
+            }
+        }
+        for &give in &t.offered {
+            for &(seat, index) in &answer_cards {
+                out.push(Move::TradeAccept {
+                    picks: vec![TradePick { give, seat, index }],
+                });
+            }
+        }
+        if t.offered.len() == 2 {
+            let (g0, g1) = (t.offered[0], t.offered[1]);
+            for (i, &(s0, i0)) in answer_cards.iter().enumerate() {
+                for (j, &(s1, i1)) in answer_cards.iter().enumerate() {
+                    if i != j {
+                        out.push(Move::TradeAccept {
+                            picks: vec![
+                                TradePick {
+                                    give: g0,
+                                    seat: s0,
+                                    index: i0,
+                                },
+                                TradePick {
+                                    give: g1,
+                                    seat: s1,
+                                    index: i1,
+                                },
+                            ],
+                        });
+                    }
+                }
+            }
+        }
+    }
+
+    fn action_moves(&self, seat: Seat, out: &mut Vec<Move>) {
+        let hand = self.hand(seat);
+        if !self.options.useless_must_be_exchanged {
+            for &c in hand {
+                if self.is_useless(c) {
+                    out.push(Move::DiscardUseless { card: c });
+                }
+            }
+        }
+        self.build_moves(seat, out);
+        for e in self.streetcar_edges() {
+            out.push(Move::Streetcar {
+                segment: e.segment(),
+            });
+        }
+        if self.city_hall_built() {
+            for t in &self.placements {
+                out.push(Move::PlaceNeighborhood {
+                    neighborhood: t.neighborhood,
+                    x: t.x,
+                    y: t.y,
+                    rotation: t.rotation,
+                });
+            }
+        }
+        for cards in subsets(hand, 1, hand.len()) {
+            out.push(Move::Exchange { cards });
+        }
+        if self.options.trade_cards {
+            let mut wanted: Vec<Vec<u8>> = vec![Vec::new()];
+            for a in 1..=8u8 {
+                wanted.push(vec![a]);
+                for b in (a + 1)..=8 {
+                    wanted.push(vec![a, b]);
+                }
+            }
+            for cards in subsets(hand, 1, 2) {
+                for w in &wanted {
+                    out.push(Move::TradeOffer {
+                        cards: cards.clone(),
+                        wanted: w.clone(),
+                    });
+                }
+            }
+        }
+        out.push(Move::Pass);
+    }
+
+    /// Build moves: footprints made of held property cards, and parks/factories.
+    pub(crate) fn build_moves(&self, seat: Seat, out: &mut Vec<Move>) {
+        let hand = self.hand(seat);
+        // Held property cards that lie in the city and are free.
+        let usable: Vec<(u8, Cell)> = hand
+            .iter()
+            .filter(|&&c| !is_special_card(c) && !self.covered(c))
+            .filter_map(|&c| self.map.cell_of(c).map(|cell| (c, cell)))
+            .collect();
+        let try_piece = |piece: Piece, cells: &[u8], out: &mut Vec<Move>| {
+            if self.check_build(seat, piece, cells).is_ok() {
+                out.push(Move::Build {
+                    piece,
+                    cells: cells.to_vec(),
+                });
+            }
+        };
+        for &(p, _) in &usable {
+            for piece in SINGLES {
+                try_piece(piece, &[p], out);
+            }
+        }
+        for (i, &(p, c)) in usable.iter().enumerate() {
+            for &(q, d) in &usable[i + 1..] {
+                if c.adjacent(d) {
+                    for piece in DOUBLES {
+                        try_piece(piece, &[p, q], out);
+                    }
+                }
+            }
+        }
+        for (i, &(p, c)) in usable.iter().enumerate() {
+            for (j, &(q, d)) in usable.iter().enumerate().skip(i + 1) {
+                for &(r, e) in &usable[j + 1..] {
+                    if Shape::Line3.matches(&[c, d, e]) {
+                        for piece in TRIPLES {
+                            try_piece(piece, &[p, q, r], out);
+                        }
+                    }
+                }
+            }
+        }
+        if self.city_hall_built() {
+            let free: Vec<Cell> = self
+                .map
+                .props()
+                .iter()
+                .filter(|&&p| !self.covered(p))
+                .filter_map(|&p| self.map.cell_of(p))
+                .collect();
+            for piece in SPECIALS {
+                let Some(card) = piece.special_card() else {
+                    continue;
+                };
+                if self.supply[piece.index()] == 0 || !hand.contains(&card) {
+                    continue;
+                }
+                let placements = piece.shape().placements(&free, |c| {
+                    self.map.prop_at(c).is_some_and(|p| !self.covered(p))
+                });
+                for cells in placements {
+                    let props: Vec<u8> =
+                        cells.iter().filter_map(|&c| self.map.prop_at(c)).collect();
+                    try_piece(piece, &props, out);
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,166 @@
+//! What a viewer may see (C3, O2): own hand faces only, card backs of other hands,
+//! stack sizes but never stack order.
+
+use crate::game::{BigCity, Step};
+use crate::pieces::{ALL_PIECES, stack_of};
+use crate::wire::*;
+use engine::Viewer;
+
+impl BigCity {
+    pub fn view(&self, viewer: Viewer) -> View {
+        let me = match viewer {
+            Viewer::Seat(s) if s < self.seats => Some(s),
+            _ => None,
+        };
+        let phase = match &self.step {
+            Step::StartingCity => Phase::StartingCity {
+                seat: self.active,
+                neighborhoods: self.setup_set.clone(),
+            },
+            Step::Action => Phase::Action { seat: self.active },
+            Step::SecondStreetcar => Phase::SecondStreetcar { seat: self.active },
+            Step::Drawing { remaining } => Phase::Drawing {
+                seat: self.active,
+                remaining: *remaining,
+            },
+            Step::TradeAnswers => Phase::TradeAnswers {
+                seat: self.active,
+                window_ms: self.options.trade_window_ms,
+            },
+            Step::TradeAccept => Phase::TradeAccept { seat: self.active },
+            Step::TradeExchange => Phase::TradeExchange { seat: self.active },
+            Step::Over(reason) => Phase::GameOver { reason: *reason },
+        };
+        let over = matches!(self.step, Step::Over(_));
+        let tiles = self
+            .map
+            .tiles
+            .iter()
+            .map(|t| TileView {
+                neighborhood: t.neighborhood,
+                x: t.x,
+                y: t.y,
+                rotation: t.rotation,
+            })
+            .collect();
+        let cells = self
+            .map
+            .props()
+            .iter()
+            .filter_map(|&p| {
+                let c = self.map.cell_of(p)?;
+                let b = self.cover[usize::from(p)];
+                Some(CellView {
+                    property: p,
+                    x: c.x,
+                    y: c.y,
+                    outskirts: self.map.outskirts(p),
+                    building: if b == 0 { None } else { Some(b - 1) },
+                })
+            })
+            .collect();
+        let buildings = self
+            .buildings
+            .iter()
+            .map(|b| BuildingView {
+                piece: b.piece,
+                cells: b.cells.clone(),
+                owner: b.owner,
+                points: b.points,
+            })
+            .collect();
+        let hands = (0..self.seats)
+            .map(|s| {
+                let h = self.hand(s);
+                let mut backs = vec![0u8; 8];
+                for &c in h {
+                    backs[usize::from(stack_of(c) - 1)] += 1;
+                }
+                HandView {
+                    seat: s,
+                    count: h.len() as u8,
+                    backs,
+                    cards: if me == Some(s) {
+                        Some(h.to_vec())
+                    } else {
+                        None
+                    },
+                }
+            })
+            .collect();
+        let trade = self.trade.as_ref().map(|t| {
+            let resolved = self.step != Step::TradeAnswers;
+            let others = (0..self.seats).filter(|&s| s != self.active);
+            TradeView {
+                seat: self.active,
+                offered: t.offered.iter().map(|&c| stack_of(c)).collect(),
+                offered_cards: if me == Some(self.active) {
+                    Some(t.offered.clone())
+                } else {
+                    None
+                },
+                wanted: t.wanted.clone(),
+                answered: others
+                    .clone()
+                    .filter(|&s| t.answers[usize::from(s)].is_some())
+                    .collect(),
+                waiting: others
+                    .clone()
+                    .filter(|&s| t.answers[usize::from(s)].is_none())
+                    .collect(),
+                answers: if resolved {
+                    others
+                        .map(|s| TradeAnswerView {
+                            seat: s,
+                            neighborhoods: t.answers[usize::from(s)]
+                                .as_deref()
+                                .unwrap_or(&[])
+                                .iter()
+                                .map(|&c| stack_of(c))
+                                .collect(),
+                        })
+                        .collect()
+                } else {
+                    Vec::new()
+                },
+            }
+        });
+        View {
+            viewer: me,
+            seats: self.seats,
+            options: self.options.clone(),
+            first_seat: self.first_seat,
+            phase,
+            turn: if over { None } else { Some(self.active) },
+            tiles,
+            cells,
+            unplaced: (1..=8).filter(|&n| !self.map.has_neighborhood(n)).collect(),
+            buildings,
+            streetcars: self.line.edges.iter().map(|e| e.segment()).collect(),
+            streetcars_left: self.streetcars_left,
+            supply: ALL_PIECES
+                .iter()
+                .map(|&p| SupplyView {
+                    piece: p,
+                    left: self.supply[p.index()],
+                })
+                .collect(),
+            scores: self.scores.clone(),
+            hands,
+            stacks: self.stacks.iter().map(|s| s.len() as u8).collect(),
+            discards: self.discards.clone(),
+            drawn_this_turn: self.drawn.to_vec(),
+            drawable: if matches!(self.step, Step::Drawing { .. }) {
+                self.drawable()
+            } else {
+                Vec::new()
+            },
+            useless_discarded: self.useless_pending,
+            passes_in_a_row: self.passes,
+            timeouts_in_a_row: self.timeouts.clone(),
+            trade,
+            turn_number: self.turn_number,
+            winners: self.winners.clone(),
+        }
+    }
+}

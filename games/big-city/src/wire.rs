@@ -1,0 +1,357 @@
+//! The public wire types of Big City: lobby [`Options`], a seat's [`Move`], what a
+//! viewer sees ([`View`]) and the public game log ([`Event`]).
+//!
+//! Cards are plain numbers: a property card is its property number
+//! (`10 * neighborhood + index`, so 11..=19, 21..=28, ...); the four special cards are
+//! 29 (Lincoln Park), 49 (Central Park), 69 (Stanford Corporation) and
+//! 89 (Rockwell Industries). A card's stack (its back) is `card / 10`.
+
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+
+/// Variants and settings chosen in the lobby. Every field has a default, so `{}` is
+/// the plain English game.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(default)]
+pub struct Options {
+    /// A7: the "trade cards" action.
+    pub trade_cards: bool,
+    /// A7: how long the other seats have to answer a trade offer, in milliseconds.
+    pub trade_window_ms: u32,
+    /// C5: useless cards may not be discarded for free; only exchanged.
+    pub useless_must_be_exchanged: bool,
+    /// S5: the streetcar line is one simple path (German rule).
+    pub single_streetcar_line: bool,
+    /// S6: every streetcar must border a property holding a building, park or factory.
+    pub limited_streetcar_line: bool,
+    /// C4: draw only from stacks of neighborhoods already in the city.
+    pub limited_card_drawing: bool,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            trade_cards: false,
+            trade_window_ms: 30_000,
+            useless_must_be_exchanged: false,
+            single_streetcar_line: false,
+            limited_streetcar_line: false,
+            limited_card_drawing: false,
+        }
+    }
+}
+
+/// Every piece that can be placed on properties.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum Piece {
+    ResidenceSingle,
+    ResidenceDouble,
+    ResidenceTriple,
+    BusinessSingle,
+    BusinessDouble,
+    BusinessTriple,
+    CityHall,
+    Church,
+    Cinema,
+    PostOffice,
+    Bank,
+    ShoppingCenter,
+    /// Park, 2 cells (card 29).
+    LincolnPark,
+    /// Park, 3 cells in a line (card 49).
+    CentralPark,
+    /// Factory, 3 cells in an L (card 69).
+    StanfordCorporation,
+    /// Factory, 2x2 (card 89).
+    RockwellIndustries,
+}
+
+/// A street segment named by its two end points (grid vertices); `(x1, y1)` is the
+/// top/left end. Cell `(x, y)` spans vertices `x..x+1`, `y..y+1`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, TS)]
+pub struct Segment {
+    pub x1: i16,
+    pub y1: i16,
+    pub x2: i16,
+    pub y2: i16,
+}
+
+/// One card accepted in a trade: the active seat gives `give` (one of its offered
+/// cards) for answer card number `index` of `seat`'s answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
+pub struct TradePick {
+    pub give: u8,
+    pub seat: u8,
+    pub index: u8,
+}
+
+/// One atomic step of a turn.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Move {
+    /// Starting-city round (F1) or action A4: place a neighborhood tile (G2, G6).
+    /// `(x, y)` is the top-left cell of the rotated tile; rotation 0/90/180/270 clockwise.
+    PlaceNeighborhood {
+        neighborhood: u8,
+        x: i16,
+        y: i16,
+        rotation: u16,
+    },
+    /// A1 / A2: place a building (playing the cards of `cells`) or a park/factory
+    /// (playing its special card; `cells` is any free footprint). `cells` are
+    /// property numbers.
+    Build { piece: Piece, cells: Vec<u8> },
+    /// A3: place one streetcar. The second segment of an action is a second move.
+    Streetcar { segment: Segment },
+    /// Ends an optional step: no second streetcar, or no exchange after a failed trade.
+    Done,
+    /// A5: return these cards to the bottom of their stacks (in this order), then draw.
+    /// After a trade without result (A7) at most two cards.
+    Exchange { cards: Vec<u8> },
+    /// A6.
+    Pass,
+    /// C5: before the action, discard one useless card face up.
+    DiscardUseless { card: u8 },
+    /// C4: draw the next card from stack `stack` (1..=8).
+    Draw { stack: u8 },
+    /// A7: offer one or two of your cards; others see only their neighborhoods.
+    /// `wanted`: up to two neighborhoods you would like, ascending.
+    TradeOffer { cards: Vec<u8>, wanted: Vec<u8> },
+    /// A7: answer a trade offer with up to two of your cards (empty: decline).
+    TradeAnswer { cards: Vec<u8> },
+    /// A7: accept up to two answer cards (empty: no trade).
+    TradeAccept { picks: Vec<TradePick> },
+}
+
+/// A neighborhood tile in the city.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct TileView {
+    pub neighborhood: u8,
+    pub x: i16,
+    pub y: i16,
+    pub rotation: u16,
+}
+
+/// One property of the city.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct CellView {
+    pub property: u8,
+    pub x: i16,
+    pub y: i16,
+    /// G5.
+    pub outskirts: bool,
+    /// Index into [`View::buildings`] of what covers it.
+    pub building: Option<u16>,
+}
+
+/// A placed building, park or factory.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct BuildingView {
+    pub piece: Piece,
+    /// Property numbers covered.
+    pub cells: Vec<u8>,
+    pub owner: u8,
+    pub points: i32,
+}
+
+/// Pieces of one kind still in the supply.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct SupplyView {
+    pub piece: Piece,
+    pub left: u8,
+}
+
+/// One seat's hand as the viewer may see it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct HandView {
+    pub seat: u8,
+    pub count: u8,
+    /// Card backs: how many cards from each stack, index 0 = stack 1 .. index 7 = stack 8.
+    pub backs: Vec<u8>,
+    /// Faces, only in the holder's own view.
+    pub cards: Option<Vec<u8>>,
+}
+
+/// One seat's answer to a trade offer, by neighborhood only.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct TradeAnswerView {
+    pub seat: u8,
+    /// Neighborhoods (card backs) of the answer cards, in answer order (pick by index).
+    pub neighborhoods: Vec<u8>,
+}
+
+/// A trade in progress (A7).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct TradeView {
+    pub seat: u8,
+    /// Neighborhoods of the offered cards.
+    pub offered: Vec<u8>,
+    /// The offered card faces, only in the offering seat's own view.
+    pub offered_cards: Option<Vec<u8>>,
+    pub wanted: Vec<u8>,
+    /// Seats that answered so far (answers are revealed when the window closes).
+    pub answered: Vec<u8>,
+    /// Seats still to answer.
+    pub waiting: Vec<u8>,
+    /// Filled once every answer is in.
+    pub answers: Vec<TradeAnswerView>,
+}
+
+/// Whose decision and of what kind.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Phase {
+    /// F1: `seat` places one of `neighborhoods`.
+    StartingCity { seat: u8, neighborhoods: Vec<u8> },
+    /// `seat` chooses its action (useless discards allowed first).
+    Action { seat: u8 },
+    /// `seat` may place a second streetcar or say done.
+    SecondStreetcar { seat: u8 },
+    /// `seat` draws `remaining` more cards, one `draw` at a time.
+    Drawing { seat: u8, remaining: u8 },
+    /// Other seats answer `seat`'s offer within `window_ms`.
+    TradeAnswers { seat: u8, window_ms: u32 },
+    /// `seat` picks among the answers.
+    TradeAccept { seat: u8 },
+    /// After a trade without result: `seat` may exchange up to two cards, or done.
+    TradeExchange { seat: u8 },
+    /// F2.
+    GameOver { reason: EndReason },
+}
+
+/// Why the game ended (F2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum EndReason {
+    CityComplete,
+    AllPassed,
+}
+
+/// Everything one viewer may see.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct View {
+    /// The viewing seat, `None` for spectators.
+    pub viewer: Option<u8>,
+    pub seats: u8,
+    pub options: Options,
+    pub first_seat: u8,
+    pub phase: Phase,
+    /// The seat whose turn it is (also during others' trade answers); `None` when over.
+    pub turn: Option<u8>,
+    /// Placed tiles in placement order.
+    pub tiles: Vec<TileView>,
+    /// Every placed property.
+    pub cells: Vec<CellView>,
+    /// Neighborhoods not yet in the city.
+    pub unplaced: Vec<u8>,
+    pub buildings: Vec<BuildingView>,
+    pub streetcars: Vec<Segment>,
+    pub streetcars_left: u8,
+    pub supply: Vec<SupplyView>,
+    /// Points per seat.
+    pub scores: Vec<i32>,
+    pub hands: Vec<HandView>,
+    /// Cards left in each stack, index 0 = stack 1.
+    pub stacks: Vec<u8>,
+    /// Face-up discards (played and useless cards), oldest first.
+    pub discards: Vec<u8>,
+    /// Cards drawn this turn from each stack (C4 limit is 2), index 0 = stack 1.
+    pub drawn_this_turn: Vec<u8>,
+    /// Stacks the active seat may draw from now (when drawing).
+    pub drawable: Vec<u8>,
+    /// Useless cards discarded this turn, to be replaced at its end.
+    pub useless_discarded: u8,
+    pub passes_in_a_row: u8,
+    /// O1: timed-out turns in a row, per seat.
+    pub timeouts_in_a_row: Vec<u8>,
+    pub trade: Option<TradeView>,
+    /// Number of turns played (a turn = one seat's action).
+    pub turn_number: u32,
+    /// Winners, once over (F3).
+    pub winners: Vec<u8>,
+}
+
+/// What happened, public to everyone.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum EventKind {
+    TurnStarted {
+        seat: u8,
+    },
+    NeighborhoodPlaced {
+        seat: u8,
+        neighborhood: u8,
+        x: i16,
+        y: i16,
+        rotation: u16,
+    },
+    Built {
+        seat: u8,
+        piece: Piece,
+        cells: Vec<u8>,
+        points: i32,
+    },
+    StreetcarPlaced {
+        seat: u8,
+        segment: Segment,
+    },
+    UselessDiscarded {
+        seat: u8,
+        card: u8,
+    },
+    /// Cards returned face down: only their stacks are public.
+    Exchanged {
+        seat: u8,
+        stacks: Vec<u8>,
+    },
+    Drew {
+        seat: u8,
+        stack: u8,
+    },
+    /// C4: no allowed stack left; `count` draws were skipped.
+    DrawsSkipped {
+        seat: u8,
+        count: u8,
+    },
+    Passed {
+        seat: u8,
+    },
+    TimedOut {
+        seat: u8,
+    },
+    TradeOffered {
+        seat: u8,
+        neighborhoods: Vec<u8>,
+        wanted: Vec<u8>,
+    },
+    TradeAnswered {
+        seat: u8,
+        count: u8,
+    },
+    TradeAnswersRevealed {
+        answers: Vec<TradeAnswerView>,
+    },
+    /// One card each way, face down: only neighborhoods are public.
+    Traded {
+        from: u8,
+        to: u8,
+        given: u8,
+        received: u8,
+    },
+    TradeFailed {
+        seat: u8,
+    },
+    GameOver {
+        reason: EndReason,
+        scores: Vec<i32>,
+        winners: Vec<u8>,
+    },
+}
+
+/// A log line: the structured event and an English sentence for it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct Event {
+    pub text: String,
+    pub kind: EventKind,
+}
