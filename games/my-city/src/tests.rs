@@ -759,3 +759,40 @@ fn ruling_s4_one_to_four_players() {
     assert_eq!(out.winners, vec![0]);
     assert_eq!(out.scores.len(), 1);
 }
+
+#[test]
+fn typescript_names_carry_the_game_prefix() {
+    use ts_rs::TS;
+    let cfg = ts_rs::Config::default();
+    assert_eq!(Move::ident(&cfg), "MyCityMove");
+    assert_eq!(View::ident(&cfg), "MyCityView");
+    let decl = Move::decl(&cfg);
+    assert!(decl.contains("\"type\": \"place\""), "{decl}");
+    assert!(decl.contains("\"end_participation\""), "{decl}");
+    let event = Event::decl(&cfg);
+    assert!(event.contains("\"card_revealed\""), "{event}");
+    // No 64-bit numbers: they would become `bigint` in TypeScript.
+    for decl in [View::decl(&cfg), Event::decl(&cfg), PlayerView::decl(&cfg)] {
+        assert!(!decl.contains("bigint"), "{decl}");
+    }
+}
+
+#[test]
+fn wire_shapes_in_json() {
+    let mv: Move =
+        serde_json::from_str(r#"{"type":"place","x":5,"y":0,"rotation":1}"#).expect("place parses");
+    assert_eq!(mv, place(5, 0, 1));
+    let mv: Move = serde_json::from_str(r#"{"type":"end_participation"}"#).expect("end parses");
+    assert_eq!(mv, Move::EndParticipation);
+    let options: Options = serde_json::from_str("{}").expect("options parse");
+    assert_eq!(options, Options {});
+    let json = serde_json::to_value(CHURCH_CARD).expect("card");
+    assert_eq!(
+        json,
+        serde_json::json!({"type": "building", "piece": 24, "color": "church"})
+    );
+    let view = serde_json::to_value(game(2, 1).view(Viewer::Seat(1))).expect("view");
+    assert_eq!(view["board"]["terrain"][0], "mountain");
+    assert_eq!(view["seat"], 1);
+    assert!(view.get("deck").is_none());
+}

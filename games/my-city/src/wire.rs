@@ -9,11 +9,13 @@ use ts_rs::TS;
 
 /// Lobby options. The Eternal Game has no variants; the turn timer is a room setting.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[ts(rename = "MyCityOptions")]
 #[serde(default)]
 pub struct Options {}
 
 /// A seat's decision for the revealed card (ruling R1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
+#[ts(rename = "MyCityMove")]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Move {
     /// Place the revealed building. `rotation` is the number of quarter turns
@@ -28,6 +30,7 @@ pub enum Move {
 
 /// Terrain of a cell (ruling B1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
+#[ts(rename = "MyCityTerrain")]
 #[serde(rename_all = "snake_case")]
 pub enum Terrain {
     Mountain,
@@ -41,6 +44,7 @@ pub enum Terrain {
 
 /// Building colors (ruling P1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
+#[ts(rename = "MyCityColor")]
 #[serde(rename_all = "snake_case")]
 pub enum Color {
     /// Yellow.
@@ -55,6 +59,7 @@ pub enum Color {
 
 /// A board cell.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
+#[ts(rename = "MyCityCell")]
 pub struct Cell {
     pub x: u8,
     pub y: u8,
@@ -62,6 +67,7 @@ pub struct Cell {
 
 /// Which side of cell `(x, y)` an edge is on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
+#[ts(rename = "MyCityEdgeSide")]
 #[serde(rename_all = "snake_case")]
 pub enum EdgeSide {
     /// Between `(x, y)` and `(x + 1, y)`.
@@ -72,6 +78,7 @@ pub enum EdgeSide {
 
 /// One cell edge the river runs along (ruling B2).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
+#[ts(rename = "MyCityRiverEdge")]
 pub struct RiverEdge {
     pub x: u8,
     pub y: u8,
@@ -80,6 +87,7 @@ pub struct RiverEdge {
 
 /// The static board, identical for every player.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[ts(rename = "MyCityBoardInfo")]
 pub struct BoardInfo {
     pub width: u8,
     pub height: u8,
@@ -94,6 +102,7 @@ pub struct BoardInfo {
 
 /// One piece of the catalogue, in printed orientation (rotation 0).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[ts(rename = "MyCityPieceInfo")]
 pub struct PieceInfo {
     /// 0-7 residential, 8-15 public, 16-23 industrial, 24-26 churches.
     pub id: u8,
@@ -103,6 +112,7 @@ pub struct PieceInfo {
 
 /// A construction card (ruling P2).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
+#[ts(rename = "MyCityCard")]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Card {
     /// Build piece `piece` (churches included).
@@ -113,6 +123,7 @@ pub enum Card {
 
 /// A building standing on a player's board.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[ts(rename = "MyCityPlacement")]
 pub struct Placement {
     pub piece: u8,
     pub color: Color,
@@ -128,6 +139,7 @@ pub struct Placement {
 /// A player's score, category by category (rulings S1 and S2). During the game it
 /// is the score the player would have if the game ended now.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[ts(rename = "MyCityScoreBreakdown")]
 pub struct ScoreBreakdown {
     /// Starting points (10).
     pub start: i32,
@@ -156,6 +168,7 @@ pub struct ScoreBreakdown {
 
 /// What a player can see of another (everything here is public).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[ts(rename = "MyCityPlayerView")]
 pub struct PlayerView {
     pub seat: u8,
     /// Still taking part (has not ended participation).
@@ -176,6 +189,7 @@ pub struct PlayerView {
 
 /// Why the game ended (ruling R6).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
+#[ts(rename = "MyCityEndReason")]
 #[serde(rename_all = "snake_case")]
 pub enum EndReason {
     /// Every player ended participation.
@@ -186,6 +200,7 @@ pub enum EndReason {
 
 /// What one viewer sees.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[ts(rename = "MyCityView")]
 pub struct View {
     /// The viewer's seat; `None` for a spectator.
     pub seat: Option<u8>,
@@ -222,6 +237,7 @@ pub struct View {
 
 /// What a decision was, once revealed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
+#[ts(rename = "MyCityAction")]
 #[serde(rename_all = "snake_case")]
 pub enum Action {
     Place,
@@ -231,6 +247,7 @@ pub enum Action {
 
 /// One seat's decision, revealed with all the others.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[ts(rename = "MyCityRevealedDecision")]
 pub struct RevealedDecision {
     pub seat: u8,
     pub action: Action,
@@ -242,6 +259,7 @@ pub struct RevealedDecision {
 
 /// Public events, in order.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[ts(rename = "MyCityEvent")]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Event {
     /// A new round: the card everyone decides on.
