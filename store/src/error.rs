@@ -96,7 +96,7 @@ fn database_error(what: &str, db: &dyn sqlx::error::DatabaseError) -> StoreError
 }
 
 /// SQLite result codes are numbers below 10000; Postgres SQLSTATEs always have five characters.
-fn is_sqlite_code(code: &str) -> bool {
+pub(crate) fn is_sqlite_code(code: &str) -> bool {
     !code.is_empty() && code.len() < 5 && code.bytes().all(|b| b.is_ascii_digit())
 }
 

@@ -43,12 +43,12 @@ use std::str::FromStr;
 use std::time::Duration;
 
 use serde_json::Value;
-use sqlx::postgres::{PgConnectOptions, PgPool, PgPoolOptions};
+use sqlx::postgres::{PgConnectOptions, PgConnection, PgPool, PgPoolOptions};
 use sqlx::sqlite::{
     SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteSynchronous,
 };
 use sqlx::types::Json;
-use sqlx::{QueryBuilder, Row, Sqlite};
+use sqlx::{Connection, QueryBuilder, Row, Sqlite};
 use uuid::Uuid;
 
 use error::db_error;
@@ -58,8 +58,9 @@ pub const SQLITE_FILE: &str = "citytable.db";
 
 /// How long an SQLite writer waits for another writer's lock before giving up.
 const SQLITE_BUSY_TIMEOUT: Duration = Duration::from_secs(10);
-/// How long any call waits for a free (or new) database connection.
-const ACQUIRE_TIMEOUT: Duration = Duration::from_secs(10);
+/// How long any call waits for a free (or new) database connection before it fails with
+/// [`StoreError::Unavailable`]; also how long a call takes to fail while Postgres is down.
+const ACQUIRE_TIMEOUT: Duration = Duration::from_secs(3);
 /// Rows per `insert` statement on SQLite (4 parameters each, well under its parameter limit).
 const SQLITE_ROWS_PER_STATEMENT: usize = 500;
 
@@ -279,12 +280,20 @@ impl Store {
     async fn open_postgres(url: &str) -> Result<Store, StoreError> {
         let options = PgConnectOptions::from_str(url)
             .map_err(|_| StoreError::Unavailable("invalid postgres url".into()))?;
+        // One direct connection first: it fails at once with the real cause (connection
+        // refused, bad password, unknown database), where the pool would retry until its
+        // timeout and report only that.
+        let probe = PgConnection::connect_with(&options)
+            .await
+            .map_err(|e| db_error("connect to postgres", e))?;
+        probe
+            .close()
+            .await
+            .map_err(|e| db_error("connect to postgres", e))?;
         let pool = PgPoolOptions::new()
             .max_connections(8)
             .acquire_timeout(ACQUIRE_TIMEOUT)
-            .connect_with(options)
-            .await
-            .map_err(|e| db_error("connect to postgres", e))?;
+            .connect_lazy_with(options);
         POSTGRES_MIGRATIONS
             .run(&pool)
             .await
@@ -591,4 +600,52 @@ fn sqlite_insert_moves(chunk: &[MoveRow]) -> QueryBuilder<Sqlite> {
             .push_bind(m.at_ms);
     });
     qb
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The settings that make an acknowledged commit durable, as a store connection sees them.
+    #[tokio::test]
+    async fn sqlite_connections_use_wal_full_sync_and_a_busy_timeout() {
+        let dir = std::env::temp_dir().join(format!("citytable-store-unit-{}", Uuid::new_v4()));
+        let store = Store::open(None, &dir).await.expect("open");
+        let Db::Sqlite(pool) = &store.db else {
+            panic!("expected sqlite");
+        };
+        let mut conn = pool.acquire().await.expect("connection");
+        let journal: String = sqlx::query_scalar("pragma journal_mode")
+            .fetch_one(&mut *conn)
+            .await
+            .expect("journal_mode");
+        let synchronous: i64 = sqlx::query_scalar("pragma synchronous")
+            .fetch_one(&mut *conn)
+            .await
+            .expect("synchronous");
+        let busy: i64 = sqlx::query_scalar("pragma busy_timeout")
+            .fetch_one(&mut *conn)
+            .await
+            .expect("busy_timeout");
+        let foreign_keys: i64 = sqlx::query_scalar("pragma foreign_keys")
+            .fetch_one(&mut *conn)
+            .await
+            .expect("foreign_keys");
+        drop(conn);
+        store.close().await;
+        let _ = std::fs::remove_dir_all(&dir);
+        assert_eq!(journal, "wal");
+        assert_eq!(synchronous, 2, "2 is FULL");
+        assert_eq!(busy, 10_000);
+        assert_eq!(foreign_keys, 1);
+    }
+
+    #[test]
+    fn sqlite_and_postgres_codes_are_told_apart() {
+        assert!(error::is_sqlite_code("5"));
+        assert!(error::is_sqlite_code("2067"));
+        assert!(!error::is_sqlite_code("23505"));
+        assert!(!error::is_sqlite_code("57P01"));
+        assert!(!error::is_sqlite_code(""));
+    }
 }

@@ -1,0 +1,655 @@
+//! One test suite, run against both stores: every `async fn` below taking a `&Ctx` runs once on
+//! a fresh SQLite file (`sqlite::*`) and once on a fresh Postgres database (`postgres::*`).
+//!
+//! Postgres: see `support/mod.rs` (`TEST_DATABASE_URL`, `CITYTABLE_SKIP_POSTGRES=1`).
+
+mod support;
+
+use serde_json::json;
+use store::{Committer, GameRow, MoveRow, Recovered, Store, StoreError, TableRow};
+use support::Ctx;
+use uuid::Uuid;
+
+/// A marker placed in hidden fields: it must never appear in an error message.
+const SECRET: &str = "s3cret-hand-7f2a";
+
+fn table(status: &str, updated_at_ms: i64) -> TableRow {
+    let id = Uuid::new_v4();
+    TableRow {
+        id,
+        game: "tic-tac-toe".into(),
+        invite_code: format!("inv-{}", id.simple()),
+        spectator_code: format!("spec-{}", id.simple()),
+        status: status.into(),
+        public: true,
+        doc: json!({
+            "seats": [{"name": "Ada", "token_hash": SECRET}, {"name": "Bot", "bot": true}],
+            "settings": {"turn_seconds": 60},
+            "host": 0,
+        }),
+        updated_at_ms,
+    }
+}
+
+fn game(table_id: Uuid, number: i32) -> GameRow {
+    GameRow {
+        id: Uuid::new_v4(),
+        table_id,
+        number,
+        setup: json!({
+            "seats": 2,
+            // Above 2^53 and at the very top of u64: must come back exactly.
+            "seed": u64::MAX,
+            "options": {"variant": "standard", "ratio": 0.25, "name": "Zoë's table ✓"},
+            "first_seat": 1,
+        }),
+        started_at_ms: 1_700_000_000_000 + i64::from(number),
+        outcome: None,
+    }
+}
+
+fn mv(game_id: Uuid, seq: i64) -> MoveRow {
+    MoveRow {
+        game_id,
+        seq,
+        entry: json!({"seat": seq % 2, "move": {"type": "place", "cell": seq}, "hand": SECRET}),
+        at_ms: 1_700_000_000_000 + seq,
+    }
+}
+
+/// A table in `status` with one started game.
+async fn table_with_game(store: &Store, status: &str) -> (TableRow, GameRow) {
+    let t = table(status, 1);
+    store.upsert_table(&t).await.expect("upsert table");
+    let g = game(t.id, 1);
+    store.insert_game(&g).await.expect("insert game");
+    (t, g)
+}
+
+async fn moves_of(store: &Store, table_id: Uuid) -> Vec<MoveRow> {
+    store
+        .latest_game(table_id)
+        .await
+        .expect("latest game")
+        .map(|(_, moves)| moves)
+        .unwrap_or_default()
+}
+
+fn assert_conflict(result: Result<(), StoreError>) -> StoreError {
+    match result {
+        Err(e @ StoreError::Conflict(_)) => {
+            let text = e.to_string();
+            assert!(!text.contains(SECRET), "error shows hidden data: {text}");
+            e
+        }
+        other => panic!("expected a conflict, got {other:?}"),
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The shared suite.
+
+async fn kind_and_ping(ctx: &Ctx) {
+    let expected = match ctx.backend {
+        support::Backend::Sqlite { .. } => "sqlite",
+        support::Backend::Postgres { .. } => "postgres",
+    };
+    assert_eq!(ctx.store.kind(), expected);
+    ctx.store.ping().await.expect("ping");
+}
+
+async fn table_round_trip_and_lookup_by_either_code(ctx: &Ctx) {
+    let store = &ctx.store;
+    let mut t = table("lobby", 10);
+    t.public = false;
+    store.upsert_table(&t).await.expect("insert");
+    assert_eq!(
+        store
+            .table_by_code(&t.invite_code)
+            .await
+            .expect("by invite"),
+        Some(t.clone())
+    );
+    assert_eq!(
+        store
+            .table_by_code(&t.spectator_code)
+            .await
+            .expect("by spectator"),
+        Some(t.clone())
+    );
+    assert_eq!(
+        store.table_by_id(t.id).await.expect("by id"),
+        Some(t.clone())
+    );
+    assert_eq!(
+        store
+            .table_by_code("no-such-code")
+            .await
+            .expect("unknown code"),
+        None
+    );
+    assert_eq!(
+        store.table_by_id(Uuid::new_v4()).await.expect("unknown id"),
+        None
+    );
+
+    // Upsert replaces every column.
+    t.status = "playing".into();
+    t.public = true;
+    t.doc = json!({"seats": [], "note": "changed"});
+    t.updated_at_ms = 20;
+    t.invite_code = format!("{}-2", t.invite_code);
+    store.upsert_table(&t).await.expect("update");
+    assert_eq!(
+        store
+            .table_by_code(&t.invite_code)
+            .await
+            .expect("by new code"),
+        Some(t.clone())
+    );
+    assert_eq!(store.table_by_id(t.id).await.expect("by id"), Some(t));
+}
+
+async fn table_codes_are_unique_and_status_checked(ctx: &Ctx) {
+    let store = &ctx.store;
+    let a = table("lobby", 1);
+    store.upsert_table(&a).await.expect("insert a");
+
+    let mut b = table("lobby", 2);
+    b.invite_code = a.invite_code.clone();
+    let e = assert_conflict(store.upsert_table(&b).await);
+    assert!(
+        !e.to_string().contains(&a.invite_code),
+        "error shows a code: {e}"
+    );
+
+    let mut c = table("lobby", 3);
+    c.spectator_code = a.spectator_code.clone();
+    assert_conflict(store.upsert_table(&c).await);
+
+    let mut d = table("abandoned", 4);
+    d.id = Uuid::new_v4();
+    assert_conflict(store.upsert_table(&d).await);
+
+    // Nothing of the rejected tables was stored.
+    assert_eq!(store.table_by_id(b.id).await.expect("b"), None);
+    assert_eq!(store.table_by_id(c.id).await.expect("c"), None);
+    assert_eq!(store.table_by_id(d.id).await.expect("d"), None);
+}
+
+async fn game_round_trip_and_finish(ctx: &Ctx) {
+    let store = &ctx.store;
+    let (t, g) = table_with_game(store, "playing").await;
+    assert_eq!(
+        store.latest_game(t.id).await.expect("latest"),
+        Some((g.clone(), vec![]))
+    );
+
+    let outcome = json!({"winners": [1], "scores": [3, 7], "seed": u64::MAX});
+    store.finish_game(g.id, &outcome).await.expect("finish");
+    let (got, _) = store
+        .latest_game(t.id)
+        .await
+        .expect("latest")
+        .expect("a game");
+    assert_eq!(got.outcome, Some(outcome));
+    assert_eq!(got.setup, g.setup);
+
+    // A second game becomes the latest one.
+    let g2 = game(t.id, 2);
+    store.insert_game(&g2).await.expect("insert game 2");
+    assert_eq!(
+        store.latest_game(t.id).await.expect("latest"),
+        Some((g2, vec![]))
+    );
+
+    assert_eq!(
+        store.latest_game(Uuid::new_v4()).await.expect("no table"),
+        None
+    );
+}
+
+async fn game_conflicts(ctx: &Ctx) {
+    let store = &ctx.store;
+    let (t, g) = table_with_game(store, "playing").await;
+    // Same number at the same table.
+    assert_conflict(store.insert_game(&game(t.id, 1)).await);
+    // Same id.
+    let mut again = game(t.id, 2);
+    again.id = g.id;
+    assert_conflict(store.insert_game(&again).await);
+    // Unknown table.
+    assert_conflict(store.insert_game(&game(Uuid::new_v4(), 1)).await);
+    // Unknown game.
+    assert_conflict(store.finish_game(Uuid::new_v4(), &json!({})).await);
+    // Moves of an unknown game.
+    assert_conflict(store.append_moves(&[mv(Uuid::new_v4(), 0)]).await);
+}
+
+async fn moves_round_trip_in_seq_order(ctx: &Ctx) {
+    let store = &ctx.store;
+    let (t, g) = table_with_game(store, "playing").await;
+    store.append_moves(&[]).await.expect("nothing to append");
+    // Out of order inside one call, and over several calls.
+    store
+        .append_moves(&[mv(g.id, 2), mv(g.id, 0), mv(g.id, 1)])
+        .await
+        .expect("append 0..3");
+    store.append_moves(&[mv(g.id, 3)]).await.expect("append 3");
+    let expected: Vec<MoveRow> = (0..4).map(|s| mv(g.id, s)).collect();
+    assert_eq!(moves_of(store, t.id).await, expected);
+}
+
+async fn duplicate_move_is_a_conflict(ctx: &Ctx) {
+    let store = &ctx.store;
+    let (t, g) = table_with_game(store, "playing").await;
+    store.append_moves(&[mv(g.id, 0)]).await.expect("first");
+    let mut changed = mv(g.id, 0);
+    changed.entry = json!({"other": true});
+    assert_conflict(store.append_moves(&[changed]).await);
+    assert_eq!(moves_of(store, t.id).await, vec![mv(g.id, 0)]);
+}
+
+async fn append_is_all_or_nothing(ctx: &Ctx) {
+    let store = &ctx.store;
+    let (t, g) = table_with_game(store, "playing").await;
+    let (t2, g2) = table_with_game(store, "playing").await;
+    store.append_moves(&[mv(g.id, 0)]).await.expect("first");
+
+    // A batch of two games whose last row repeats a stored (game_id, seq).
+    assert_conflict(
+        store
+            .append_moves(&[mv(g2.id, 0), mv(g.id, 1), mv(g.id, 0)])
+            .await,
+    );
+    // A batch repeating a key within itself.
+    assert_conflict(store.append_moves(&[mv(g2.id, 0), mv(g2.id, 0)]).await);
+    // A batch spanning several statements, failing at its very end.
+    let mut big: Vec<MoveRow> = (0..1500).map(|s| mv(g2.id, s)).collect();
+    big.push(mv(g.id, 0));
+    assert_conflict(store.append_moves(&big).await);
+    assert_eq!(moves_of(store, t.id).await, vec![mv(g.id, 0)]);
+    assert_eq!(moves_of(store, t2.id).await, vec![]);
+
+    // The same big batch without the duplicate is stored whole.
+    big.pop();
+    store.append_moves(&big).await.expect("big batch");
+    assert_eq!(moves_of(store, t2.id).await, big);
+}
+
+async fn load_unfinished_returns_lobby_and_playing_tables(ctx: &Ctx) {
+    let store = &ctx.store;
+    // A lobby without any game.
+    let lobby = table("lobby", 1);
+    store.upsert_table(&lobby).await.expect("lobby");
+    // A table playing its second game; the first one is over.
+    let playing = table("playing", 2);
+    store.upsert_table(&playing).await.expect("playing");
+    let first = game(playing.id, 1);
+    store.insert_game(&first).await.expect("game 1");
+    store
+        .append_moves(&[mv(first.id, 0), mv(first.id, 1)])
+        .await
+        .expect("moves of game 1");
+    store
+        .finish_game(first.id, &json!({"winner": 0}))
+        .await
+        .expect("finish game 1");
+    let second = game(playing.id, 2);
+    store.insert_game(&second).await.expect("game 2");
+    store
+        .append_moves(&[mv(second.id, 1), mv(second.id, 0)])
+        .await
+        .expect("moves of game 2");
+    store
+        .append_moves(&[mv(second.id, 2)])
+        .await
+        .expect("move 2 of game 2");
+    // A lobby waiting for a rematch: its latest game is over.
+    let rematch = table("lobby", 3);
+    store.upsert_table(&rematch).await.expect("rematch");
+    let mut over = game(rematch.id, 1);
+    over.outcome = Some(json!({"draw": true}));
+    store.insert_game(&over).await.expect("finished game");
+    // A finished table: left out.
+    let (finished, fg) = table_with_game(store, "finished").await;
+    store
+        .append_moves(&[mv(fg.id, 0)])
+        .await
+        .expect("move of finished");
+
+    let got = store.load_unfinished().await.expect("load");
+    let ids: Vec<Uuid> = got.iter().map(|r| r.table.id).collect();
+    assert_eq!(
+        ids,
+        vec![lobby.id, playing.id, rematch.id],
+        "lobby/playing tables by update time"
+    );
+    assert!(!ids.contains(&finished.id));
+
+    assert_eq!(
+        got[0],
+        Recovered {
+            table: lobby,
+            game: None,
+            moves: vec![]
+        }
+    );
+    assert_eq!(
+        got[1],
+        Recovered {
+            table: playing,
+            game: Some(second.clone()),
+            moves: (0..3).map(|s| mv(second.id, s)).collect(),
+        }
+    );
+    assert_eq!(
+        got[2],
+        Recovered {
+            table: rematch,
+            game: Some(over),
+            moves: vec![]
+        }
+    );
+}
+
+async fn committer_acknowledges_only_committed_moves(ctx: &Ctx) {
+    let (t, g) = table_with_game(&ctx.store, "playing").await;
+    let committer = Committer::spawn(ctx.store.clone());
+    committer.append(mv(g.id, 0)).await.expect("append");
+    // Another store (another pool, as after a crash and restart) sees the acknowledged move.
+    let fresh = ctx.reopen().await;
+    assert_eq!(moves_of(&fresh, t.id).await, vec![mv(g.id, 0)]);
+    fresh.close().await;
+
+    // A duplicate is refused and leaves the log as it was.
+    assert_conflict(committer.append(mv(g.id, 0)).await);
+    assert_eq!(moves_of(&ctx.store, t.id).await, vec![mv(g.id, 0)]);
+}
+
+async fn committer_concurrent_appends_all_land_in_order(ctx: &Ctx) {
+    const GAMES: usize = 40;
+    const MOVES: i64 = 30;
+    let committer = Committer::spawn(ctx.store.clone());
+    let mut games = Vec::new();
+    for _ in 0..GAMES {
+        games.push(table_with_game(&ctx.store, "playing").await);
+    }
+    let mut tasks = Vec::new();
+    for (_, g) in &games {
+        let committer = committer.clone();
+        let game_id = g.id;
+        // Like a room: the next move only after the previous one is durable.
+        tasks.push(tokio::spawn(async move {
+            for seq in 0..MOVES {
+                committer.append(mv(game_id, seq)).await?;
+            }
+            Ok::<(), StoreError>(())
+        }));
+    }
+    for task in tasks {
+        task.await
+            .expect("task finished")
+            .expect("all appends stored");
+    }
+    let fresh = ctx.reopen().await;
+    for (t, g) in &games {
+        let expected: Vec<MoveRow> = (0..MOVES).map(|s| mv(g.id, s)).collect();
+        assert_eq!(moves_of(&fresh, t.id).await, expected);
+    }
+    fresh.close().await;
+}
+
+async fn committer_conflict_fails_only_its_caller(ctx: &Ctx) {
+    let (bad_t, bad) = table_with_game(&ctx.store, "playing").await;
+    ctx.store
+        .append_moves(&[mv(bad.id, 0)])
+        .await
+        .expect("first move");
+    let mut good = Vec::new();
+    for _ in 0..20 {
+        good.push(table_with_game(&ctx.store, "playing").await);
+    }
+    // One slow transaction at a time: the appends below queue up and share batches.
+    let committer = Committer::spawn(ctx.store.clone());
+    let mut tasks = Vec::new();
+    for (_, g) in &good {
+        let committer = committer.clone();
+        let row = mv(g.id, 0);
+        tasks.push(tokio::spawn(async move { committer.append(row).await }));
+    }
+    let dup = {
+        let committer = committer.clone();
+        let row = mv(bad.id, 0);
+        tokio::spawn(async move { committer.append(row).await })
+    };
+    for task in tasks {
+        task.await.expect("task").expect("a good move is stored");
+    }
+    assert_conflict(dup.await.expect("dup task"));
+    for (t, g) in &good {
+        assert_eq!(moves_of(&ctx.store, t.id).await, vec![mv(g.id, 0)]);
+    }
+    assert_eq!(moves_of(&ctx.store, bad_t.id).await, vec![mv(bad.id, 0)]);
+}
+
+async fn committer_small_batches_keep_order(ctx: &Ctx) {
+    // With one row per transaction the order of a game's moves is still the order of appends.
+    let (t, g) = table_with_game(&ctx.store, "playing").await;
+    let committer = Committer::spawn_with(ctx.store.clone(), 1);
+    for seq in 0..10 {
+        committer.append(mv(g.id, seq)).await.expect("append");
+    }
+    let expected: Vec<MoveRow> = (0..10).map(|s| mv(g.id, s)).collect();
+    assert_eq!(moves_of(&ctx.store, t.id).await, expected);
+}
+
+async fn data_survives_a_restart(ctx: &Ctx) {
+    let (t, g) = table_with_game(&ctx.store, "playing").await;
+    let committer = Committer::spawn(ctx.store.clone());
+    for seq in 0..5 {
+        committer.append(mv(g.id, seq)).await.expect("append");
+    }
+    drop(committer);
+    ctx.store.close().await;
+    assert!(ctx.store.ping().await.expect_err("closed").is_unavailable());
+
+    // Opening again also re-runs the (already applied) migrations.
+    let reopened = ctx.reopen().await;
+    let got = reopened.load_unfinished().await.expect("load");
+    assert_eq!(got.len(), 1);
+    assert_eq!(got[0].table, t);
+    assert_eq!(got[0].game, Some(g.clone()));
+    assert_eq!(
+        got[0].moves,
+        (0..5).map(|s| mv(g.id, s)).collect::<Vec<_>>()
+    );
+    reopened.close().await;
+}
+
+macro_rules! suite {
+    ($($name:ident),* $(,)?) => {
+        mod sqlite {
+            $(
+                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+                async fn $name() {
+                    let ctx = super::Ctx::sqlite().await;
+                    super::$name(&ctx).await;
+                }
+            )*
+        }
+        mod postgres {
+            $(
+                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+                async fn $name() {
+                    let Some(ctx) = super::Ctx::postgres().await else { return };
+                    super::$name(&ctx).await;
+                }
+            )*
+        }
+    };
+}
+
+suite!(
+    kind_and_ping,
+    table_round_trip_and_lookup_by_either_code,
+    table_codes_are_unique_and_status_checked,
+    game_round_trip_and_finish,
+    game_conflicts,
+    moves_round_trip_in_seq_order,
+    duplicate_move_is_a_conflict,
+    append_is_all_or_nothing,
+    load_unfinished_returns_lobby_and_playing_tables,
+    committer_acknowledges_only_committed_moves,
+    committer_concurrent_appends_all_land_in_order,
+    committer_conflict_fails_only_its_caller,
+    committer_small_batches_keep_order,
+    data_survives_a_restart,
+);
+
+// ---------------------------------------------------------------------------------------------
+// Failures that differ by backend.
+
+#[tokio::test]
+async fn postgres_down_is_unavailable_not_a_panic() {
+    // Nothing listens on port 1.
+    let err = Store::open(
+        Some("postgres://postgres@127.0.0.1:1/postgres"),
+        std::path::Path::new("x"),
+    )
+    .await
+    .expect_err("no server");
+    assert!(err.is_unavailable(), "{err:?}");
+}
+
+#[tokio::test]
+async fn invalid_postgres_url_is_unavailable() {
+    let err = Store::open(Some("postgres://[bad"), std::path::Path::new("x"))
+        .await
+        .expect_err("bad url");
+    assert!(err.is_unavailable(), "{err:?}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_lost_after_open_is_unavailable() {
+    let Some(ctx) = Ctx::postgres().await else {
+        return;
+    };
+    let (_, g) = table_with_game(&ctx.store, "playing").await;
+    let committer = Committer::spawn(ctx.store.clone());
+    committer
+        .append(mv(g.id, 0))
+        .await
+        .expect("append while up");
+    ctx.drop_postgres_database().await;
+
+    let err = ctx.store.ping().await.expect_err("database gone");
+    assert!(err.is_unavailable(), "{err:?}");
+    let err = committer
+        .append(mv(g.id, 1))
+        .await
+        .expect_err("database gone");
+    assert!(err.is_unavailable(), "{err:?}");
+    let err = ctx
+        .store
+        .load_unfinished()
+        .await
+        .expect_err("database gone");
+    assert!(err.is_unavailable(), "{err:?}");
+}
+
+#[tokio::test]
+async fn sqlite_unusable_directory_is_unavailable() {
+    let file = std::env::temp_dir().join(format!("citytable-store-file-{}", Uuid::new_v4()));
+    std::fs::write(&file, b"not a directory").expect("write file");
+    let err = Store::open(None, &file)
+        .await
+        .expect_err("a file is not a directory");
+    let _ = std::fs::remove_file(&file);
+    assert!(err.is_unavailable(), "{err:?}");
+}
+
+#[tokio::test]
+async fn sqlite_file_is_created_in_wal_mode_with_full_sync() {
+    use sqlx::Row;
+    let ctx = Ctx::sqlite().await;
+    let support::Backend::Sqlite { dir } = &ctx.backend else {
+        unreachable!()
+    };
+    assert!(dir.join(store::SQLITE_FILE).is_file());
+
+    let (t, g) = table_with_game(&ctx.store, "playing").await;
+    ctx.store
+        .append_moves(&[mv(g.id, 0)])
+        .await
+        .expect("append");
+    // The journal mode is a property of the file, so a raw connection sees it. (The per-connection
+    // settings are checked by the crate's unit tests.)
+    let raw = sqlx::SqlitePool::connect(&format!(
+        "sqlite://{}",
+        dir.join(store::SQLITE_FILE).display()
+    ))
+    .await
+    .expect("raw connection");
+    let mode: String = sqlx::query("pragma journal_mode")
+        .fetch_one(&raw)
+        .await
+        .expect("journal mode")
+        .try_get(0)
+        .expect("text");
+    assert_eq!(mode, "wal");
+    raw.close().await;
+    assert!(dir.join(format!("{}-wal", store::SQLITE_FILE)).exists());
+    assert_eq!(moves_of(&ctx.store, t.id).await, vec![mv(g.id, 0)]);
+}
+
+#[tokio::test]
+async fn sqlite_undecodable_row_is_corrupt_without_its_contents() {
+    let ctx = Ctx::sqlite().await;
+    let support::Backend::Sqlite { dir } = &ctx.backend else {
+        unreachable!()
+    };
+    let t = table("playing", 1);
+    ctx.store.upsert_table(&t).await.expect("upsert");
+    let raw = sqlx::SqlitePool::connect(&format!(
+        "sqlite://{}",
+        dir.join(store::SQLITE_FILE).display()
+    ))
+    .await
+    .expect("raw connection");
+    // An id that is not 16 bytes long.
+    sqlx::query("update game_table set id = x'0102' where id = $1")
+        .bind(t.id)
+        .execute(&raw)
+        .await
+        .expect("damage the row");
+    raw.close().await;
+
+    for result in [
+        ctx.store.load_unfinished().await.map(|_| ()),
+        ctx.store.table_by_code(&t.invite_code).await.map(|_| ()),
+    ] {
+        match result {
+            Err(e @ StoreError::Corrupt(_)) => {
+                let text = e.to_string();
+                assert!(
+                    !text.contains(SECRET) && !text.contains(&t.invite_code),
+                    "{text}"
+                );
+            }
+            other => panic!("expected corrupt, got {other:?}"),
+        }
+    }
+}
+
+#[test]
+fn test_database_url_rewrite_keeps_server_and_query() {
+    assert_eq!(
+        support::with_database("postgres://u:p@h:5432/postgres?sslmode=disable", "x"),
+        "postgres://u:p@h:5432/x?sslmode=disable"
+    );
+    assert_eq!(
+        support::with_database("postgres://h", "x"),
+        "postgres://h/x"
+    );
+}
