@@ -796,3 +796,46 @@ fn wire_shapes_in_json() {
     assert_eq!(view["seat"], 1);
     assert!(view.get("deck").is_none());
 }
+
+/// A perft-like count: the first `##` on an empty board, enumerated here
+/// independently of the placement code (adjacent pairs of buildable cells on
+/// one bank, one of them along the river).
+#[test]
+fn ruling_r2_first_domino_placements_count() {
+    let mut g = game(1, 22);
+    g.set_card(card(0));
+    let along = |x: usize, y: usize| {
+        let w = board::west_bank(x, y);
+        (x > 0 && board::west_bank(x - 1, y) != w)
+            || (x + 1 < board::WIDTH && board::west_bank(x + 1, y) != w)
+            || (y > 0 && board::west_bank(x, y - 1) != w)
+            || (y + 1 < board::HEIGHT && board::west_bank(x, y + 1) != w)
+    };
+    let ok = |a: (usize, usize), b: (usize, usize)| {
+        board::buildable(board::terrain(a.0, a.1))
+            && board::buildable(board::terrain(b.0, b.1))
+            && board::west_bank(a.0, a.1) == board::west_bank(b.0, b.1)
+            && (along(a.0, a.1) || along(b.0, b.1))
+    };
+    let mut horizontal = 0;
+    let mut vertical = 0;
+    for y in 0..board::HEIGHT {
+        for x in 0..board::WIDTH {
+            if x + 1 < board::WIDTH && ok((x, y), (x + 1, y)) {
+                horizontal += 1;
+            }
+            if y + 1 < board::HEIGHT && ok((x, y), (x, y + 1)) {
+                vertical += 1;
+            }
+        }
+    }
+    // Rotations 0 and 2 give the same horizontal cells, 1 and 3 the vertical ones;
+    // each is its own move. Plus pass and end participation.
+    let moves = g.legal_moves(0);
+    assert_eq!(moves.len(), 2 * (horizontal + vertical) + 2);
+    assert_eq!(
+        horizontal + vertical,
+        46,
+        "23 on each bank, counted by hand"
+    );
+}
