@@ -11,15 +11,15 @@ use engine::{Awaiting, GameRng, Illegal, Outcome, Seat, Viewer};
 
 /// A building on a player's board.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Placed {
-    pub piece: u8,
-    pub color: Color,
-    pub x: u8,
-    pub y: u8,
-    pub rotation: u8,
+pub(crate) struct Placed {
+    pub(crate) piece: u8,
+    pub(crate) color: Color,
+    pub(crate) x: u8,
+    pub(crate) y: u8,
+    pub(crate) rotation: u8,
     /// Covered cell indices (row-major).
-    pub cells: Vec<usize>,
-    pub round: u32,
+    pub(crate) cells: Vec<usize>,
+    pub(crate) round: u32,
 }
 
 impl Placed {
@@ -48,12 +48,12 @@ fn cell(i: usize) -> Cell {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PlayerState {
     /// Has not ended participation.
-    pub active: bool,
-    pub passes: u32,
-    pub gold_bonus: bool,
+    pub(crate) active: bool,
+    pub(crate) passes: u32,
+    pub(crate) gold_bonus: bool,
     /// Per cell: index into `placed` of the building covering it.
-    pub cover: Vec<Option<u8>>,
-    pub placed: Vec<Placed>,
+    pub(crate) cover: Vec<Option<u8>>,
+    pub(crate) placed: Vec<Placed>,
 }
 
 impl PlayerState {
@@ -65,6 +65,21 @@ impl PlayerState {
             cover: vec![None; CELLS],
             placed: Vec::new(),
         }
+    }
+
+    /// Still taking part (has not ended participation).
+    pub fn is_active(&self) -> bool {
+        self.active
+    }
+
+    /// The buildings on this board.
+    pub fn placements(&self) -> Vec<Placement> {
+        self.placed.iter().map(Placed::to_wire).collect()
+    }
+
+    /// The live score breakdown (rulings S1, S2).
+    pub fn score(&self) -> ScoreBreakdown {
+        score::breakdown(self)
     }
 
     /// Points on the scoring track (ruling S1).
@@ -79,7 +94,7 @@ impl PlayerState {
 
     /// The cells `piece` would cover at `(x, y)` turned `rotation` times, if that
     /// placement is legal on this board (ruling R2).
-    pub fn placement_cells(
+    pub(crate) fn placement_cells(
         &self,
         piece: u8,
         x: u8,
@@ -149,7 +164,15 @@ impl PlayerState {
     }
 
     /// Puts a building on the board (the cells were checked).
-    pub fn build(&mut self, piece: u8, x: u8, y: u8, rotation: u8, cells: Vec<usize>, round: u32) {
+    pub(crate) fn build(
+        &mut self,
+        piece: u8,
+        x: u8,
+        y: u8,
+        rotation: u8,
+        cells: Vec<usize>,
+        round: u32,
+    ) {
         let id = self.placed.len() as u8;
         for &i in &cells {
             self.cover[i] = Some(id);

@@ -20,9 +20,9 @@ fn random_move(rng: &mut GameRng) -> Move {
         0 => Move::Pass,
         1 => Move::EndParticipation,
         _ => Move::Place {
-            x: rng.below(17) as u8,
-            y: rng.below(14) as u8,
-            rotation: rng.below(6) as u8,
+            x: rng.below(256) as u8,
+            y: rng.below(256) as u8,
+            rotation: rng.below(256) as u8,
         },
     }
 }
@@ -73,12 +73,31 @@ fn check_game(seats: u8, seed: u64, bot_seed: u64, timeout_one_in: usize, greedy
         let legal = game.legal_moves(seat);
         assert!(legal.contains(&Move::EndParticipation));
 
-        // Every listed move is accepted.
-        for mv in &legal {
-            let mut probe = game.clone();
-            assert!(probe.apply(seat, mv).is_ok(), "listed {mv:?} refused");
+        // `apply` accepts exactly the listed moves, and refusals leave the state
+        // untouched: every listed move at every step, plus pass and end, plus the
+        // whole on-board move space at one step in four.
+        let mut space = legal.clone();
+        space.extend([Move::Pass, Move::EndParticipation]);
+        let whole_space = rng.below(4) == 0;
+        for rotation in (0..4u8).filter(|_| whole_space) {
+            for y in 0..11u8 {
+                for x in 0..14u8 {
+                    space.push(Move::Place { x, y, rotation });
+                }
+            }
         }
-        // Unlisted moves are refused with a code, and the state is untouched.
+        for mv in &space {
+            let mut probe = game.clone();
+            match probe.apply(seat, mv) {
+                Ok(_) => assert!(legal.contains(mv), "unlisted {mv:?} accepted"),
+                Err(_) => {
+                    assert!(!legal.contains(mv), "listed {mv:?} refused");
+                    assert_eq!(probe, game);
+                }
+            }
+        }
+        // Random (mostly off-board) moves not listed are refused with a code and a
+        // sentence, and the state is untouched.
         for _ in 0..12 {
             let mv = random_move(&mut rng);
             if legal.contains(&mv) {
