@@ -177,7 +177,7 @@ impl BigCity {
         Ok(g)
     }
 
-    fn refresh_placements(&mut self) {
+    pub(crate) fn refresh_placements(&mut self) {
         self.placements.clear();
         for n in 1..=8 {
             if !self.map.has_neighborhood(n) {
@@ -216,7 +216,7 @@ impl BigCity {
         }
     }
 
-    fn building_at_cell(&self, c: Cell) -> u16 {
+    pub(crate) fn building_at_cell(&self, c: Cell) -> u16 {
         self.map
             .prop_at(c)
             .map_or(0, |p| self.cover[usize::from(p)])

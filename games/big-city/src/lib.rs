@@ -23,6 +23,8 @@ mod game;
 pub mod geometry;
 mod moves;
 pub mod pieces;
+#[cfg(test)]
+mod rulings;
 mod view;
 pub mod wire;
 

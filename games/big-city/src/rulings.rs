@@ -1,0 +1,1700 @@
+//! One test per ruling of `shared/rules/big-city.md` (G1-O2), named after it.
+//!
+//! Most tests start from [`city`]: two seats, seat 0 to act, hands empty, and this map
+//! (neighborhood 1 at (0,0), 3 at (3,0), 2 at (0,3)):
+//!
+//! ```text
+//!        x=0  1  2  3  4  5
+//!   y=0   11 12 13 31 32 33
+//!   y=1   14 15 16 34 35 36
+//!   y=2   17 18 19 37 38 39
+//!   y=3   21 22 23 24
+//!   y=4   25 26 27 28
+//! ```
+//! Center: 15 16 18 19 22 23 34 35 37; everything else is on the outskirts.
+
+#![allow(clippy::unwrap_used)]
+
+use crate::game::{BigCity, Building, Step};
+use crate::geometry::{CityMap, Edge, TilePlacement};
+use crate::pieces::stack_of;
+use crate::wire::*;
+use engine::{Setup, Viewer};
+
+fn setup(seats: u8, options: Options) -> Setup<Options> {
+    Setup {
+        seats,
+        seed: 42,
+        options,
+        first_seat: Some(0),
+    }
+}
+
+/// The fixture city described in the module docs, seat 0 to act, all hands empty.
+fn city_with(options: Options) -> BigCity {
+    let mut g = BigCity::new(&setup(2, options)).unwrap();
+    let mut map = CityMap::starting();
+    for (n, x, y) in [(3, 3, 0), (2, 0, 3)] {
+        map.place(TilePlacement {
+            neighborhood: n,
+            x,
+            y,
+            rotation: 0,
+        })
+        .unwrap();
+    }
+    g.map = map;
+    g.refresh_placements();
+    g.setup_queue.clear();
+    g.setup_set.clear();
+    empty_hands(&mut g);
+    g.active = 0;
+    g.step = Step::Action;
+    g.turn_number = 1;
+    g
+}
+
+/// Puts every hand back on its stacks.
+fn empty_hands(g: &mut BigCity) {
+    for s in 0..g.hands.len() {
+        let h = std::mem::take(&mut g.hands[s]);
+        for c in h {
+            g.stacks[usize::from(stack_of(c) - 1)].push(c);
+        }
+    }
+}
+
+fn city() -> BigCity {
+    city_with(Options::default())
+}
+
+/// Moves `cards` into `seat`'s hand from wherever they are.
+fn give(g: &mut BigCity, seat: u8, cards: &[u8]) {
+    for &c in cards {
+        for s in g.stacks.iter_mut() {
+            s.retain(|&x| x != c);
+        }
+        for h in g.hands.iter_mut() {
+            h.retain(|&x| x != c);
+        }
+        g.hands[usize::from(seat)].push(c);
+        g.hands[usize::from(seat)].sort_unstable();
+    }
+}
+
+/// Places a piece without any check.
+fn force(g: &mut BigCity, piece: Piece, cells: &[u8], owner: u8) {
+    g.supply[piece.index()] -= 1;
+    g.buildings.push(Building {
+        piece,
+        cells: cells.to_vec(),
+        owner,
+        points: 0,
+    });
+    let id = g.buildings.len() as u16;
+    for &c in cells {
+        g.cover[usize::from(c)] = id;
+    }
+}
+
+fn hall(g: &mut BigCity) {
+    force(g, Piece::CityHall, &[35], 1);
+}
+
+fn seg(x1: i16, y1: i16, x2: i16, y2: i16) -> Segment {
+    Segment { x1, y1, x2, y2 }
+}
+
+fn tram(g: &mut BigCity, segs: &[Segment]) {
+    for s in segs {
+        g.line.edges.push(Edge::from_segment(s).unwrap());
+        g.streetcars_left -= 1;
+    }
+}
+
+fn build(piece: Piece, cells: &[u8]) -> Move {
+    Move::Build {
+        piece,
+        cells: cells.to_vec(),
+    }
+}
+
+/// Applies a move that must be legal and listed, and returns its events.
+fn ok(g: &mut BigCity, seat: u8, mv: Move) -> Vec<Event> {
+    assert!(
+        g.legal_moves(seat).contains(&mv),
+        "{mv:?} should be listed; phase {:?}",
+        g.step
+    );
+    g.apply(seat, &mv)
+        .unwrap_or_else(|e| panic!("{mv:?} refused: {e}"))
+}
+
+/// Applies a move that must be refused with `code`, leaving the state untouched.
+fn refused(g: &mut BigCity, seat: u8, mv: Move, code: &str) {
+    let before = g.clone();
+    let err = g.apply(seat, &mv).expect_err("move should be refused");
+    assert_eq!(err.code, code, "{mv:?}: {}", err.message);
+    assert!(!err.message.is_empty());
+    assert_eq!(*g, before, "a refused move changed the state");
+    assert!(
+        !g.legal_moves(seat).contains(&mv),
+        "{mv:?} refused but listed"
+    );
+}
+
+fn points_of_last(g: &BigCity) -> i32 {
+    g.buildings.last().unwrap().points
+}
+
+// ---------- G: geometry ----------
+
+#[test]
+fn ruling_g1_grid_whole_cells() {
+    let g = city();
+    let v = g.view(Viewer::Spectator);
+    let c21 = v.cells.iter().find(|c| c.property == 21).unwrap();
+    assert_eq!((c21.x, c21.y), (0, 3));
+    let c33 = v.cells.iter().find(|c| c.property == 33).unwrap();
+    assert_eq!((c33.x, c33.y), (5, 0));
+    // Every cell is distinct: tiles sit on whole cells, never half a property.
+    let mut xy: Vec<(i16, i16)> = v.cells.iter().map(|c| (c.x, c.y)).collect();
+    xy.sort_unstable();
+    xy.dedup();
+    assert_eq!(xy.len(), 9 + 9 + 8);
+}
+
+#[test]
+fn ruling_g2_tile_numbering_and_rotation() {
+    use crate::geometry::{Cell, tile_cells};
+    let t = tile_cells(1, 0, 0, 0);
+    let order: Vec<u8> = t.iter().map(|x| x.1).collect();
+    assert_eq!(order, (11..=19).collect::<Vec<_>>());
+    assert_eq!(t[3].0, Cell::new(0, 1), "14 starts the second row");
+    let t = tile_cells(2, 0, 0, 0);
+    assert!(t.contains(&(Cell::new(3, 0), 24)));
+    assert!(t.contains(&(Cell::new(0, 1), 25)));
+    // Rotated 90 clockwise, (x, y) is still the top-left cell of the rotated tile.
+    let t = tile_cells(4, 5, 5, 90);
+    assert!(t.contains(&(Cell::new(6, 5), 41)));
+    assert!(t.contains(&(Cell::new(6, 8), 44)));
+    assert!(t.contains(&(Cell::new(5, 5), 45)));
+    let total: usize = (1..=8)
+        .map(|n| crate::geometry::tile_properties(n).count())
+        .sum();
+    assert_eq!(total, 68);
+    // The same placement through the game.
+    let mut g = city();
+    hall(&mut g);
+    let mv = Move::PlaceNeighborhood {
+        neighborhood: 4,
+        x: 6,
+        y: 0,
+        rotation: 90,
+    };
+    ok(&mut g, 0, mv);
+    assert_eq!(g.map.cell_of(41), Some(Cell::new(7, 0)));
+    assert_eq!(g.map.cell_of(48), Some(Cell::new(6, 3)));
+}
+
+#[test]
+fn ruling_g3_starting_tile() {
+    let g = BigCity::new(&setup(3, Options::default())).unwrap();
+    let v = g.view(Viewer::Spectator);
+    assert_eq!(v.tiles.len(), 1);
+    assert_eq!(
+        v.tiles[0],
+        TileView {
+            neighborhood: 1,
+            x: 0,
+            y: 0,
+            rotation: 0
+        }
+    );
+    assert_eq!(v.unplaced, vec![2, 3, 4, 5, 6, 7, 8]);
+}
+
+#[test]
+fn ruling_g4_adjacency_by_shared_edges() {
+    let g = city();
+    let mut n19: Vec<u8> = g.map.neighbors(19).collect();
+    n19.sort_unstable();
+    // Across neighborhoods: 37 (right) and 23 (below); never diagonal 24 or 38.
+    assert_eq!(n19, vec![16, 18, 23, 37]);
+    // Through the rules: a cinema on 19 sees residences on 37 and 23 (other tiles).
+    let mut g = city();
+    hall(&mut g);
+    force(&mut g, Piece::ResidenceSingle, &[37], 1);
+    force(&mut g, Piece::ResidenceSingle, &[24], 1);
+    give(&mut g, 0, &[19]);
+    refused(
+        &mut g,
+        0,
+        build(Piece::Cinema, &[19]),
+        "cinema_prerequisite",
+    );
+    force(&mut g, Piece::ResidenceSingle, &[23], 1);
+    ok(&mut g, 0, build(Piece::Cinema, &[19]));
+}
+
+#[test]
+fn ruling_g5_outskirts_ignore_holes() {
+    // Ring around the hole x = 3, y = 0..2: 2 above, 4 below, 3 to the right.
+    let mut g = BigCity::new(&setup(2, Options::default())).unwrap();
+    let mut map = CityMap::starting();
+    for (n, x, y) in [(2, 1, -2), (4, 1, 3), (3, 4, 0)] {
+        map.place(TilePlacement {
+            neighborhood: n,
+            x,
+            y,
+            rotation: 0,
+        })
+        .unwrap();
+    }
+    g.map = map;
+    g.step = Step::Action;
+    g.active = 0;
+    g.setup_queue.clear();
+    assert!(!g.map.outskirts(16), "16 borders only the hole");
+    assert!(!g.map.outskirts(31), "31 borders the hole and city");
+    assert!(g.map.outskirts(11));
+    let v = g.view(Viewer::Spectator);
+    assert!(!v.cells.iter().find(|c| c.property == 16).unwrap().outskirts);
+    // City hall may go on 16: it is in the center.
+    give(&mut g, 0, &[16]);
+    ok(&mut g, 0, build(Piece::CityHall, &[16]));
+}
+
+#[test]
+fn ruling_g6_neighborhood_placement() {
+    let mut g = city();
+    hall(&mut g);
+    let place = |n: u8, x: i16, y: i16, rotation: u16| Move::PlaceNeighborhood {
+        neighborhood: n,
+        x,
+        y,
+        rotation,
+    };
+    // Overlap.
+    refused(&mut g, 0, place(5, 2, 2, 0), "overlap");
+    // One shared edge only (corner contact of 39 with a cell of the new tile).
+    refused(&mut g, 0, place(5, 5, 3, 0), "not_connected");
+    // Already in the city.
+    refused(&mut g, 0, place(3, 6, 0, 0), "neighborhood_placed");
+    refused(&mut g, 0, place(5, 6, 0, 45), "bad_rotation");
+    refused(&mut g, 0, place(9, 6, 0, 0), "unknown_neighborhood");
+    // Two cells of the new tile against two of the city: fine.
+    ok(&mut g, 0, place(5, 4, 3, 0));
+    assert!(g.map.has_neighborhood(5));
+}
+
+#[test]
+fn ruling_g7_footprints() {
+    let mut g = city();
+    hall(&mut g);
+    // Triple residence must be straight; may span neighborhoods.
+    give(&mut g, 0, &[13, 16, 19]);
+    ok(&mut g, 0, build(Piece::ResidenceTriple, &[13, 16, 19]));
+    let mut g = city();
+    give(&mut g, 0, &[16, 19, 37]);
+    refused(
+        &mut g,
+        0,
+        build(Piece::ResidenceTriple, &[16, 19, 37]),
+        "wrong_shape",
+    );
+    ok(&mut g, 0, build(Piece::ResidenceDouble, &[19, 37]));
+    // Factories: the L in every rotation and reflection, the square.
+    let mut g = city();
+    hall(&mut g);
+    give(&mut g, 0, &[69]);
+    let ells: Vec<Vec<u8>> = g
+        .legal_moves(0)
+        .into_iter()
+        .filter_map(|m| match m {
+            Move::Build {
+                piece: Piece::StanfordCorporation,
+                cells,
+            } => Some(cells),
+            _ => None,
+        })
+        .collect();
+    assert!(ells.contains(&vec![11, 14, 15]));
+    assert!(ells.contains(&vec![11, 12, 14]));
+    assert!(ells.contains(&vec![11, 12, 15]));
+    assert!(ells.contains(&vec![12, 14, 15]));
+    refused(
+        &mut g,
+        0,
+        build(Piece::StanfordCorporation, &[11, 12, 13]),
+        "wrong_shape",
+    );
+    let mut g = city();
+    hall(&mut g);
+    give(&mut g, 0, &[89]);
+    refused(
+        &mut g,
+        0,
+        build(Piece::RockwellIndustries, &[11, 12, 13, 14]),
+        "wrong_shape",
+    );
+    ok(
+        &mut g,
+        0,
+        build(Piece::RockwellIndustries, &[21, 22, 25, 26]),
+    );
+}
+
+#[test]
+fn ruling_g8_streets_and_closed_segments() {
+    let mut g = city();
+    hall(&mut g);
+    force(&mut g, Piece::ResidenceDouble, &[11, 12], 1);
+    // Between 11 and 12 (same building): closed.
+    refused(
+        &mut g,
+        0,
+        Move::Streetcar {
+            segment: seg(1, 0, 1, 1),
+        },
+        "street_closed",
+    );
+    // Not a street of the city.
+    refused(
+        &mut g,
+        0,
+        Move::Streetcar {
+            segment: seg(10, 10, 11, 10),
+        },
+        "street_not_in_city",
+    );
+    refused(
+        &mut g,
+        0,
+        Move::Streetcar {
+            segment: seg(0, 0, 1, 1),
+        },
+        "bad_segment",
+    );
+    // Between two different buildings is a street; so is the outer edge.
+    ok(
+        &mut g,
+        0,
+        Move::Streetcar {
+            segment: seg(2, 0, 2, 1),
+        },
+    );
+    // A double building may not be placed across a streetcar: 13-16 is fine
+    // (the streetcar lies along 12|13), 15-16 across (2,1)-(3,1)? use a fresh line.
+    let mut g = city();
+    hall(&mut g);
+    tram(&mut g, &[seg(2, 1, 2, 2)]); // between 15 and 16
+    give(&mut g, 0, &[15, 16]);
+    refused(
+        &mut g,
+        0,
+        build(Piece::ResidenceDouble, &[15, 16]),
+        "crosses_streetcar",
+    );
+    ok(&mut g, 0, build(Piece::ResidenceSingle, &[15]));
+}
+
+#[test]
+fn ruling_g9_streetcar_adjacency_boundary_only() {
+    // Single residence on 15 (center): base 2, x2 only with a boundary streetcar.
+    let mut g = city();
+    hall(&mut g);
+    // (2,0)-(2,1) runs into 15's corner; (2,1)-(3,1) runs along 16's top, touching 15's corner.
+    tram(&mut g, &[seg(2, 0, 2, 1), seg(2, 1, 3, 1)]);
+    give(&mut g, 0, &[15]);
+    ok(&mut g, 0, build(Piece::ResidenceSingle, &[15]));
+    assert_eq!(points_of_last(&g), 2, "corner contact is not adjacent");
+    let mut g = city();
+    hall(&mut g);
+    tram(&mut g, &[seg(1, 1, 2, 1)]); // 15's top side
+    give(&mut g, 0, &[15]);
+    ok(&mut g, 0, build(Piece::ResidenceSingle, &[15]));
+    assert_eq!(points_of_last(&g), 4);
+}
+
+// ---------- S: streetcars ----------
+
+#[test]
+fn ruling_s1_streetcars_need_city_hall_and_run_out() {
+    let mut g = city();
+    let mv = Move::Streetcar {
+        segment: seg(0, 0, 1, 0),
+    };
+    refused(&mut g, 0, mv.clone(), "needs_city_hall");
+    hall(&mut g);
+    assert!(g.legal_moves(0).contains(&mv));
+    g.streetcars_left = 0;
+    refused(&mut g, 0, mv, "no_streetcars_left");
+    assert!(
+        !g.legal_moves(0)
+            .iter()
+            .any(|m| matches!(m, Move::Streetcar { .. }))
+    );
+    assert_eq!(
+        BigCity::new(&setup(2, Options::default()))
+            .unwrap()
+            .streetcars_left,
+        17
+    );
+}
+
+#[test]
+fn ruling_s2_first_streetcar_is_one_segment_anywhere() {
+    let mut g = city();
+    hall(&mut g);
+    // An outskirts street (top edge of 11) is allowed for the first one.
+    ok(
+        &mut g,
+        0,
+        Move::Streetcar {
+            segment: seg(0, 0, 1, 0),
+        },
+    );
+    assert_eq!(g.line.edges.len(), 1);
+    assert_eq!(g.active, 1, "the first streetcar ends the action");
+    assert_eq!(g.step, Step::Action);
+}
+
+#[test]
+fn ruling_s3_later_actions_one_or_two_connected() {
+    let mut g = city();
+    hall(&mut g);
+    tram(&mut g, &[seg(0, 0, 1, 0)]);
+    refused(
+        &mut g,
+        0,
+        Move::Streetcar {
+            segment: seg(3, 3, 4, 3),
+        },
+        "streetcar_not_connected",
+    );
+    ok(
+        &mut g,
+        0,
+        Move::Streetcar {
+            segment: seg(1, 0, 2, 0),
+        },
+    );
+    assert_eq!(g.step, Step::SecondStreetcar);
+    // The second may attach to the first new one.
+    ok(
+        &mut g,
+        0,
+        Move::Streetcar {
+            segment: seg(2, 0, 3, 0),
+        },
+    );
+    assert_eq!(g.active, 1);
+    // Or stop after one.
+    ok(
+        &mut g,
+        1,
+        Move::Streetcar {
+            segment: seg(3, 0, 4, 0),
+        },
+    );
+    ok(&mut g, 1, Move::Done);
+    assert_eq!(g.line.edges.len(), 4);
+    assert_eq!(g.active, 0);
+}
+
+#[test]
+fn ruling_s4_branches_and_loops_by_default() {
+    let mut g = city();
+    hall(&mut g);
+    // Three sides of cell 15.
+    tram(&mut g, &[seg(1, 1, 2, 1), seg(2, 1, 2, 2), seg(1, 2, 2, 2)]);
+    // Branch from the middle vertex (2,1) upwards.
+    ok(
+        &mut g,
+        0,
+        Move::Streetcar {
+            segment: seg(2, 0, 2, 1),
+        },
+    );
+    // Close the loop around 15.
+    ok(
+        &mut g,
+        0,
+        Move::Streetcar {
+            segment: seg(1, 1, 1, 2),
+        },
+    );
+    assert_eq!(g.line.edges.len(), 5);
+}
+
+#[test]
+fn ruling_s5_single_line_variant() {
+    let opts = Options {
+        single_streetcar_line: true,
+        ..Options::default()
+    };
+    let mut g = city_with(opts);
+    hall(&mut g);
+    tram(&mut g, &[seg(1, 1, 2, 1), seg(2, 1, 2, 2), seg(1, 2, 2, 2)]);
+    refused(
+        &mut g,
+        0,
+        Move::Streetcar {
+            segment: seg(2, 0, 2, 1),
+        },
+        "single_line",
+    );
+    refused(
+        &mut g,
+        0,
+        Move::Streetcar {
+            segment: seg(1, 1, 1, 2),
+        },
+        "single_line",
+    );
+    // Extending an end is fine, also twice at the same end.
+    ok(
+        &mut g,
+        0,
+        Move::Streetcar {
+            segment: seg(0, 1, 1, 1),
+        },
+    );
+    ok(
+        &mut g,
+        0,
+        Move::Streetcar {
+            segment: seg(0, 0, 0, 1),
+        },
+    );
+    // A one-segment line extends at either end point.
+    let mut g = city_with(Options {
+        single_streetcar_line: true,
+        ..Options::default()
+    });
+    hall(&mut g);
+    tram(&mut g, &[seg(1, 1, 2, 1)]);
+    for s in [
+        seg(0, 1, 1, 1),
+        seg(2, 1, 3, 1),
+        seg(1, 0, 1, 1),
+        seg(2, 1, 2, 2),
+    ] {
+        assert!(g.legal_moves(0).contains(&Move::Streetcar { segment: s }));
+    }
+}
+
+#[test]
+fn ruling_s6_limited_line_variant() {
+    let opts = Options {
+        limited_streetcar_line: true,
+        ..Options::default()
+    };
+    let mut g = city_with(opts);
+    hall(&mut g); // on 35
+    // (0,0)-(1,0) borders only 11, which is empty.
+    refused(
+        &mut g,
+        0,
+        Move::Streetcar {
+            segment: seg(0, 0, 1, 0),
+        },
+        "limited_line",
+    );
+    // 35's top side borders city hall.
+    ok(
+        &mut g,
+        0,
+        Move::Streetcar {
+            segment: seg(4, 1, 5, 1),
+        },
+    );
+    let listed: Vec<Move> = g.legal_moves(1);
+    for m in listed {
+        if let Move::Streetcar { segment } = m {
+            let e = Edge::from_segment(&segment).unwrap();
+            assert!(e.sides().iter().any(|&c| g.building_at_cell(c) != 0));
+        }
+    }
+}
+
+// ---------- C: cards ----------
+
+#[test]
+fn ruling_c1_deck_of_72_in_eight_stacks() {
+    let g = BigCity::new(&setup(2, Options::default())).unwrap();
+    let mut all: Vec<u8> = g.stacks.iter().flatten().copied().collect();
+    all.extend(g.hands.iter().flatten());
+    all.sort_unstable();
+    assert_eq!(all.len(), 72);
+    let expected: Vec<u8> = (1..=8u8)
+        .flat_map(|n| (1..=9).map(move |i| n * 10 + i))
+        .collect();
+    assert_eq!(all, expected);
+    // Stack 2 holds 21..28 and Lincoln Park (29).
+    assert!(crate::pieces::stack_cards(2).contains(&29));
+    assert_eq!(Piece::LincolnPark.special_card(), Some(29));
+    assert_eq!(Piece::CentralPark.special_card(), Some(49));
+    assert_eq!(Piece::StanfordCorporation.special_card(), Some(69));
+    assert_eq!(Piece::RockwellIndustries.special_card(), Some(89));
+}
+
+#[test]
+fn ruling_c2_setup_hands_and_starting_seat() {
+    for seats in 2..=5u8 {
+        let g = BigCity::new(&setup(seats, Options::default())).unwrap();
+        let n = if seats == 5 { 6 } else { 5 };
+        for h in &g.hands {
+            assert_eq!(h.len(), n);
+            let stacks: Vec<u8> = h.iter().map(|&c| stack_of(c)).collect();
+            assert_eq!(stacks, (1..=n as u8).collect::<Vec<_>>());
+        }
+        assert_eq!(crate::game::hand_size(seats), n);
+        assert_eq!(g.first_seat, 0, "the host's choice");
+    }
+    // Without a host choice the seed decides, deterministically, over all seats.
+    let mut seen = [false; 4];
+    for seed in 0..40 {
+        let s = Setup {
+            seats: 4,
+            seed,
+            options: Options::default(),
+            first_seat: None,
+        };
+        let a = BigCity::new(&s).unwrap();
+        assert_eq!(a, BigCity::new(&s).unwrap());
+        seen[usize::from(a.first_seat)] = true;
+    }
+    assert!(seen.iter().all(|&x| x));
+    // Shuffled: two seeds give different hands.
+    let a = BigCity::new(&Setup {
+        seed: 1,
+        ..setup(2, Options::default())
+    })
+    .unwrap();
+    let b = BigCity::new(&Setup {
+        seed: 2,
+        ..setup(2, Options::default())
+    })
+    .unwrap();
+    assert_ne!(a.stacks, b.stacks);
+}
+
+#[test]
+fn ruling_c3_what_others_see() {
+    let g = BigCity::new(&setup(3, Options::default())).unwrap();
+    let v = g.view(Viewer::Seat(1));
+    for h in &v.hands {
+        assert_eq!(h.count, 5);
+        assert_eq!(h.backs, vec![1, 1, 1, 1, 1, 0, 0, 0]);
+        if h.seat == 1 {
+            assert_eq!(h.cards.as_deref(), Some(g.hands[1].as_slice()));
+        } else {
+            assert_eq!(h.cards, None);
+        }
+    }
+    assert_eq!(v.stacks, vec![6, 6, 6, 6, 6, 9, 9, 9]);
+    let spectator = g.view(Viewer::Spectator);
+    assert!(spectator.hands.iter().all(|h| h.cards.is_none()));
+    assert_eq!(spectator.viewer, None);
+    // The JSON of seat 1's view carries none of seat 0's faces as hand cards.
+    let json = serde_json::to_string(&v).unwrap();
+    assert!(json.contains("\"cards\":null"));
+}
+
+#[test]
+fn ruling_c4_drawing_one_at_a_time_two_per_stack() {
+    let mut g = city();
+    give(&mut g, 0, &[11, 12, 13]);
+    ok(&mut g, 0, build(Piece::ResidenceTriple, &[11, 12, 13]));
+    assert_eq!(g.step, Step::Drawing { remaining: 3 });
+    let draws: Vec<Move> = g.legal_moves(0);
+    assert_eq!(
+        draws.len(),
+        8,
+        "any non-empty stack, even unplaced neighborhoods"
+    );
+    ok(&mut g, 0, Move::Draw { stack: 7 });
+    assert_eq!(g.hands[0].len(), 1);
+    ok(&mut g, 0, Move::Draw { stack: 7 });
+    refused(&mut g, 0, Move::Draw { stack: 7 }, "stack_limit");
+    refused(&mut g, 0, Move::Draw { stack: 9 }, "bad_stack");
+    ok(&mut g, 0, Move::Draw { stack: 1 });
+    assert_eq!(g.active, 1, "three draws end the turn");
+    assert_eq!(g.hands[0].len(), 3);
+    // Variant: only neighborhoods in the city.
+    let mut g = city_with(Options {
+        limited_card_drawing: true,
+        ..Options::default()
+    });
+    give(&mut g, 0, &[11]);
+    ok(&mut g, 0, build(Piece::ResidenceSingle, &[11]));
+    refused(&mut g, 0, Move::Draw { stack: 7 }, "stack_not_in_city");
+    assert_eq!(g.drawable(), vec![1, 2, 3]);
+    // Empty allowed stacks: remaining draws are skipped.
+    let mut g = city_with(Options {
+        limited_card_drawing: true,
+        ..Options::default()
+    });
+    give(&mut g, 0, &[11, 12]);
+    let others: Vec<u8> = (1..=3)
+        .flat_map(crate::pieces::stack_cards)
+        .filter(|c| ![11, 12].contains(c))
+        .collect();
+    give(&mut g, 1, &others);
+    assert!(g.stacks[0].is_empty() && g.stacks[1].is_empty() && g.stacks[2].is_empty());
+    let ev = ok(&mut g, 0, build(Piece::ResidenceDouble, &[11, 12]));
+    assert!(
+        ev.iter()
+            .any(|e| e.kind == EventKind::DrawsSkipped { seat: 0, count: 2 })
+    );
+    assert_eq!(g.active, 1);
+}
+
+#[test]
+fn ruling_c5_useless_cards() {
+    let mut g = city();
+    hall(&mut g);
+    force(&mut g, Piece::LincolnPark, &[15, 16], 1);
+    give(&mut g, 0, &[15, 16, 17]);
+    refused(&mut g, 0, Move::DiscardUseless { card: 17 }, "not_useless");
+    refused(
+        &mut g,
+        0,
+        Move::DiscardUseless { card: 18 },
+        "cards_not_held",
+    );
+    let ev = ok(&mut g, 0, Move::DiscardUseless { card: 15 });
+    // Face up: the event names the card.
+    assert_eq!(
+        ev[0].kind,
+        EventKind::UselessDiscarded { seat: 0, card: 15 }
+    );
+    assert!(g.view(Viewer::Spectator).discards.contains(&15));
+    ok(&mut g, 0, Move::DiscardUseless { card: 16 });
+    assert_eq!(g.step, Step::Action, "still the start of the turn");
+    // The replacements are drawn at the end of the turn, with the action's draws.
+    ok(&mut g, 0, build(Piece::ResidenceSingle, &[17]));
+    assert_eq!(g.step, Step::Drawing { remaining: 3 });
+    // Variant: must be exchanged.
+    let mut g = city_with(Options {
+        useless_must_be_exchanged: true,
+        ..Options::default()
+    });
+    hall(&mut g);
+    force(&mut g, Piece::LincolnPark, &[15, 16], 1);
+    give(&mut g, 0, &[15]);
+    refused(
+        &mut g,
+        0,
+        Move::DiscardUseless { card: 15 },
+        "discard_not_allowed",
+    );
+    ok(&mut g, 0, Move::Exchange { cards: vec![15] });
+    assert_eq!(
+        g.stacks[0][0], 15,
+        "back under its stack, can be drawn again"
+    );
+}
+
+#[test]
+fn ruling_c6_exchange() {
+    let mut g = city();
+    give(&mut g, 0, &[11, 12, 21, 22, 31]);
+    let before = g.stacks[1].len();
+    ok(
+        &mut g,
+        0,
+        Move::Exchange {
+            cards: vec![21, 22],
+        },
+    );
+    assert_eq!(g.stacks[1].len(), before + 2);
+    assert_eq!(
+        &g.stacks[1][..2],
+        &[22, 21],
+        "each card under the previous one"
+    );
+    assert_eq!(g.step, Step::Drawing { remaining: 2 });
+    ok(&mut g, 0, Move::Draw { stack: 5 });
+    ok(&mut g, 0, Move::Draw { stack: 5 });
+    assert_eq!(g.hands[0].len(), 5);
+    assert_eq!(g.active, 1);
+    // Draws up to the hand size even when the hand was short.
+    let mut g = city();
+    give(&mut g, 0, &[11, 12]);
+    ok(&mut g, 0, Move::Exchange { cards: vec![11] });
+    assert_eq!(g.step, Step::Drawing { remaining: 4 });
+    refused(&mut g, 0, Move::Pass, "wrong_phase");
+    let mut g = city();
+    give(&mut g, 0, &[11]);
+    refused(&mut g, 0, Move::Exchange { cards: vec![] }, "too_few_cards");
+    refused(
+        &mut g,
+        0,
+        Move::Exchange { cards: vec![12] },
+        "cards_not_held",
+    );
+}
+
+// ---------- A: actions ----------
+
+#[test]
+fn ruling_a1_build() {
+    let mut g = city();
+    give(&mut g, 0, &[11, 12, 33]);
+    refused(
+        &mut g,
+        0,
+        build(Piece::ResidenceDouble, &[11, 13]),
+        "wrong_shape",
+    );
+    refused(
+        &mut g,
+        0,
+        build(Piece::ResidenceDouble, &[12, 13]),
+        "cards_not_held",
+    );
+    refused(&mut g, 0, build(Piece::Cinema, &[11]), "needs_city_hall");
+    let ev = ok(&mut g, 0, build(Piece::BusinessDouble, &[11, 12]));
+    assert!(matches!(ev[0].kind, EventKind::Built { points: 6, .. }));
+    assert_eq!(g.scores[0], 6);
+    assert_eq!(g.supply[Piece::BusinessDouble.index()], 5);
+    assert_eq!(g.hands[0], vec![33]);
+    assert_eq!(g.discards, vec![11, 12]);
+    assert_eq!(g.step, Step::Drawing { remaining: 2 });
+    // Supply exhausted.
+    let mut g = city();
+    g.supply[Piece::BusinessSingle.index()] = 0;
+    give(&mut g, 0, &[11]);
+    refused(
+        &mut g,
+        0,
+        build(Piece::BusinessSingle, &[11]),
+        "piece_unavailable",
+    );
+    // Covered and unplaced properties.
+    force(&mut g, Piece::ResidenceSingle, &[12], 1);
+    give(&mut g, 0, &[12, 41]);
+    refused(
+        &mut g,
+        0,
+        build(Piece::ResidenceSingle, &[12]),
+        "cell_covered",
+    );
+    refused(
+        &mut g,
+        0,
+        build(Piece::ResidenceSingle, &[41]),
+        "cell_not_in_city",
+    );
+}
+
+#[test]
+fn ruling_a2_park_or_factory() {
+    let mut g = city();
+    give(&mut g, 0, &[29]);
+    refused(
+        &mut g,
+        0,
+        build(Piece::LincolnPark, &[15, 16]),
+        "needs_city_hall",
+    );
+    hall(&mut g);
+    refused(
+        &mut g,
+        0,
+        build(Piece::CentralPark, &[15, 16, 34]),
+        "special_card_not_held",
+    );
+    // Park: at most one outskirts cell (11, 12 are both outskirts).
+    refused(
+        &mut g,
+        0,
+        build(Piece::LincolnPark, &[11, 12]),
+        "park_outskirts",
+    );
+    ok(&mut g, 0, build(Piece::LincolnPark, &[12, 15]));
+    assert_eq!(g.step, Step::Drawing { remaining: 1 });
+    assert_eq!(g.scores[0], 0);
+    assert!(!g.hands[0].contains(&29));
+    // Factory: at least two outskirts cells, no property cards needed.
+    let mut g = city();
+    hall(&mut g);
+    give(&mut g, 0, &[69]);
+    refused(
+        &mut g,
+        0,
+        build(Piece::StanfordCorporation, &[15, 16, 19]),
+        "factory_outskirts",
+    );
+    // 17, 18 and 21 form an L: (0,2), (1,2), (0,3).
+    ok(&mut g, 0, build(Piece::StanfordCorporation, &[17, 18, 21]));
+}
+
+#[test]
+fn ruling_a3_streetcar_action_listed() {
+    let mut g = city();
+    hall(&mut g);
+    let cars = g
+        .legal_moves(0)
+        .iter()
+        .filter(|m| matches!(m, Move::Streetcar { .. }))
+        .count();
+    // Every unit edge of the 26 cells, minus none closed: count distinct edges.
+    let mut edges: Vec<Edge> = g
+        .map
+        .props()
+        .iter()
+        .flat_map(|&p| g.map.cell_of(p).unwrap().edges())
+        .collect();
+    edges.sort_unstable();
+    edges.dedup();
+    assert_eq!(cars, edges.len());
+    ok(
+        &mut g,
+        0,
+        Move::Streetcar {
+            segment: seg(0, 5, 1, 5),
+        },
+    );
+    assert_eq!(g.streetcars_left, 16);
+}
+
+#[test]
+fn ruling_a4_place_neighborhood_after_city_hall() {
+    let mut g = city();
+    let mv = Move::PlaceNeighborhood {
+        neighborhood: 5,
+        x: 4,
+        y: 3,
+        rotation: 0,
+    };
+    refused(&mut g, 0, mv.clone(), "needs_city_hall");
+    hall(&mut g);
+    ok(&mut g, 0, mv);
+    assert_eq!(g.view(Viewer::Spectator).unplaced, vec![4, 6, 7, 8]);
+    assert_eq!(g.active, 1);
+}
+
+#[test]
+fn ruling_a5_exchange_any_number() {
+    let mut g = city();
+    give(&mut g, 0, &[11, 12, 13, 14, 15]);
+    let n = g
+        .legal_moves(0)
+        .iter()
+        .filter(|m| matches!(m, Move::Exchange { .. }))
+        .count();
+    assert_eq!(n, 31, "every non-empty subset of five cards");
+    ok(
+        &mut g,
+        0,
+        Move::Exchange {
+            cards: vec![11, 12, 13, 14, 15],
+        },
+    );
+    assert_eq!(g.step, Step::Drawing { remaining: 5 });
+}
+
+#[test]
+fn ruling_a6_pass_even_with_legal_moves() {
+    let mut g = city();
+    give(&mut g, 0, &[11]);
+    assert!(g.legal_moves(0).len() > 1);
+    let ev = ok(&mut g, 0, Move::Pass);
+    assert_eq!(ev[0].kind, EventKind::Passed { seat: 0 });
+    assert_eq!(g.passes, 1);
+    assert_eq!(g.active, 1);
+    // One action per turn: after a build, no second action.
+    let mut g = city();
+    give(&mut g, 0, &[11, 12]);
+    ok(&mut g, 0, build(Piece::ResidenceSingle, &[11]));
+    refused(
+        &mut g,
+        0,
+        build(Piece::ResidenceSingle, &[12]),
+        "wrong_phase",
+    );
+}
+
+#[test]
+fn ruling_a7_trade_cards() {
+    let opts = Options {
+        trade_cards: true,
+        trade_window_ms: 20_000,
+        ..Options::default()
+    };
+    let mut g = BigCity::new(&Setup {
+        seats: 3,
+        seed: 5,
+        options: opts.clone(),
+        first_seat: Some(0),
+    })
+    .unwrap();
+    let base = city_with(opts);
+    g.map = base.map.clone();
+    g.refresh_placements();
+    g.setup_queue.clear();
+    g.setup_set.clear();
+    g.step = Step::Action;
+    g.active = 0;
+    empty_hands(&mut g);
+    give(&mut g, 0, &[11, 12]);
+    give(&mut g, 1, &[21, 22]);
+    give(&mut g, 2, &[31]);
+    refused(
+        &mut g,
+        0,
+        Move::TradeOffer {
+            cards: vec![11],
+            wanted: vec![3, 2],
+        },
+        "bad_wanted",
+    );
+    let ev = ok(
+        &mut g,
+        0,
+        Move::TradeOffer {
+            cards: vec![11, 12],
+            wanted: vec![2],
+        },
+    );
+    assert_eq!(
+        ev[0].kind,
+        EventKind::TradeOffered {
+            seat: 0,
+            neighborhoods: vec![1, 1],
+            wanted: vec![2]
+        }
+    );
+    let aw = g.awaiting();
+    assert_eq!(aw.seats, vec![1, 2]);
+    assert_eq!(aw.window_ms, Some(20_000));
+    ok(
+        &mut g,
+        1,
+        Move::TradeAnswer {
+            cards: vec![21, 22],
+        },
+    );
+    // The others see only neighborhoods, and only after the window closes.
+    let v2 = g.view(Viewer::Seat(2));
+    let t = v2.trade.clone().unwrap();
+    assert_eq!(t.offered, vec![1, 1]);
+    assert_eq!(t.offered_cards, None);
+    assert_eq!(t.waiting, vec![2]);
+    assert!(t.answers.is_empty());
+    // Seat 2 times out: declined.
+    let period = g.awaiting().period;
+    g.timeout();
+    assert_ne!(g.awaiting().period, period);
+    assert_eq!(g.step, Step::TradeAccept);
+    let t = g.view(Viewer::Seat(0)).trade.unwrap();
+    assert_eq!(
+        t.answers,
+        vec![
+            TradeAnswerView {
+                seat: 1,
+                neighborhoods: vec![2, 2]
+            },
+            TradeAnswerView {
+                seat: 2,
+                neighborhoods: vec![]
+            }
+        ]
+    );
+    refused(
+        &mut g,
+        0,
+        Move::TradeAccept {
+            picks: vec![TradePick {
+                give: 11,
+                seat: 2,
+                index: 0,
+            }],
+        },
+        "bad_pick",
+    );
+    // Both cards from one player.
+    ok(
+        &mut g,
+        0,
+        Move::TradeAccept {
+            picks: vec![
+                TradePick {
+                    give: 11,
+                    seat: 1,
+                    index: 0,
+                },
+                TradePick {
+                    give: 12,
+                    seat: 1,
+                    index: 1,
+                },
+            ],
+        },
+    );
+    assert_eq!(g.hands[0], vec![21, 22]);
+    assert_eq!(g.hands[1], vec![11, 12]);
+    assert_eq!(g.hands[2], vec![31]);
+    assert_eq!(g.active, 1, "a trade ends the turn, no exchange follows");
+    // No answer at all: exchange up to two cards, or done.
+    ok(
+        &mut g,
+        1,
+        Move::TradeOffer {
+            cards: vec![11],
+            wanted: vec![],
+        },
+    );
+    ok(&mut g, 0, Move::TradeAnswer { cards: vec![] });
+    ok(&mut g, 2, Move::TradeAnswer { cards: vec![] });
+    assert_eq!(g.step, Step::TradeExchange);
+    refused(
+        &mut g,
+        1,
+        Move::Exchange {
+            cards: vec![11, 12, 31],
+        },
+        "too_many_cards",
+    );
+    ok(
+        &mut g,
+        1,
+        Move::Exchange {
+            cards: vec![11, 12],
+        },
+    );
+    assert_eq!(g.step, Step::Drawing { remaining: 5 });
+    // Trading is off by default.
+    let mut g = city();
+    give(&mut g, 0, &[11]);
+    refused(
+        &mut g,
+        0,
+        Move::TradeOffer {
+            cards: vec![11],
+            wanted: vec![],
+        },
+        "trade_disabled",
+    );
+}
+
+// ---------- P: prerequisites ----------
+
+#[test]
+fn ruling_p1_city_hall_in_the_center_from_the_first_turn() {
+    let mut g = city();
+    give(&mut g, 0, &[11, 15]);
+    refused(
+        &mut g,
+        0,
+        build(Piece::CityHall, &[11]),
+        "city_hall_outskirts",
+    );
+    ok(&mut g, 0, build(Piece::CityHall, &[15]));
+    assert_eq!(g.supply[Piece::CityHall.index()], 0);
+    assert_eq!(points_of_last(&g), 0);
+}
+
+#[test]
+fn ruling_p2_city_hall_first() {
+    let mut g = city();
+    force(&mut g, Piece::ResidenceSingle, &[12], 1);
+    force(&mut g, Piece::ResidenceSingle, &[14], 1);
+    give(&mut g, 0, &[11, 15, 29, 69]);
+    for (piece, cells, code) in [
+        (Piece::Cinema, vec![15], "needs_city_hall"),
+        (Piece::Church, vec![11], "needs_city_hall"),
+        (Piece::PostOffice, vec![15], "needs_city_hall"),
+        (Piece::Bank, vec![15], "needs_city_hall"),
+        (Piece::ShoppingCenter, vec![15, 16], "needs_city_hall"),
+        (Piece::LincolnPark, vec![15, 16], "needs_city_hall"),
+        (
+            Piece::StanfordCorporation,
+            vec![17, 18, 21],
+            "needs_city_hall",
+        ),
+    ] {
+        refused(&mut g, 0, build(piece, &cells), code);
+    }
+    assert!(
+        !g.legal_moves(0)
+            .iter()
+            .any(|m| matches!(m, Move::Streetcar { .. } | Move::PlaceNeighborhood { .. }))
+    );
+    hall(&mut g);
+    assert!(
+        g.legal_moves(0)
+            .iter()
+            .any(|m| matches!(m, Move::Streetcar { .. }))
+    );
+    assert!(
+        g.legal_moves(0)
+            .iter()
+            .any(|m| matches!(m, Move::PlaceNeighborhood { .. }))
+    );
+    ok(&mut g, 0, build(Piece::Cinema, &[15]));
+}
+
+#[test]
+fn ruling_p3_church_double_number_and_last() {
+    let mut g = city();
+    hall(&mut g);
+    give(&mut g, 0, &[11, 12]);
+    refused(&mut g, 0, build(Piece::Church, &[12]), "church_not_double");
+    refused(&mut g, 0, build(Piece::Church, &[11]), "church_not_last");
+    for p in 12..=19 {
+        if p != 12 {
+            force(&mut g, Piece::ResidenceSingle, &[p], 1);
+            g.supply[Piece::ResidenceSingle.index()] = 8;
+        }
+    }
+    refused(&mut g, 0, build(Piece::Church, &[11]), "church_not_last");
+    ok(&mut g, 0, build(Piece::ResidenceSingle, &[12]));
+    ok(&mut g, 0, Move::Draw { stack: 1 });
+    ok(&mut g, 1, Move::Pass);
+    ok(&mut g, 0, build(Piece::Church, &[11]));
+    assert_eq!(points_of_last(&g), 15);
+}
+
+#[test]
+fn ruling_p4_cinema_post_office_bank() {
+    let mut g = city();
+    hall(&mut g);
+    // A double residence next to 15 counts once.
+    force(&mut g, Piece::ResidenceDouble, &[12, 13], 1);
+    give(&mut g, 0, &[15, 16]);
+    refused(
+        &mut g,
+        0,
+        build(Piece::Cinema, &[16]),
+        "cinema_prerequisite",
+    );
+    force(&mut g, Piece::ResidenceSingle, &[19], 1);
+    refused(
+        &mut g,
+        0,
+        build(Piece::PostOffice, &[16]),
+        "post_office_prerequisite",
+    );
+    // Cinema on 16: residences 12-13 (above) and 19 (below); city hall 35? no: 16's
+    // neighbors are 13, 15, 19, 34.
+    ok(&mut g, 0, build(Piece::Cinema, &[16]));
+    assert_eq!(points_of_last(&g), 5);
+    // Post office: a residence and a business.
+    let mut g = city();
+    hall(&mut g);
+    force(&mut g, Piece::ResidenceSingle, &[12], 1);
+    force(&mut g, Piece::BusinessSingle, &[14], 1);
+    give(&mut g, 0, &[15]);
+    refused(&mut g, 0, build(Piece::Bank, &[15]), "bank_prerequisite");
+    ok(&mut g, 0, build(Piece::PostOffice, &[15]));
+    // Bank: two distinct businesses; a double business counts once.
+    let mut g = city();
+    hall(&mut g);
+    force(&mut g, Piece::BusinessDouble, &[12, 13], 1);
+    give(&mut g, 0, &[16]);
+    refused(&mut g, 0, build(Piece::Bank, &[16]), "bank_prerequisite");
+    force(&mut g, Piece::BusinessSingle, &[19], 1);
+    ok(&mut g, 0, build(Piece::Bank, &[16]));
+    // Next to city hall? 16 is not next to 35, so 5 points.
+    assert_eq!(points_of_last(&g), 5);
+}
+
+#[test]
+fn ruling_p5_shopping_center() {
+    let mut g = city();
+    hall(&mut g); // 35
+    force(&mut g, Piece::ResidenceSingle, &[12], 1);
+    force(&mut g, Piece::BusinessSingle, &[19], 1);
+    give(&mut g, 0, &[15, 16]);
+    // 15-16: 12 above 15 (residence), 19 below 16 (business), 34 right of 16 is
+    // empty; special building missing, line missing.
+    refused(
+        &mut g,
+        0,
+        build(Piece::ShoppingCenter, &[15, 16]),
+        "shopping_center_prerequisite",
+    );
+    force(&mut g, Piece::Cinema, &[34], 1);
+    refused(
+        &mut g,
+        0,
+        build(Piece::ShoppingCenter, &[15, 16]),
+        "shopping_center_prerequisite",
+    );
+    // A streetcar touching only a corner does not count (G9).
+    tram(&mut g, &[seg(3, 0, 3, 1)]);
+    refused(
+        &mut g,
+        0,
+        build(Piece::ShoppingCenter, &[15, 16]),
+        "shopping_center_prerequisite",
+    );
+    tram(&mut g, &[seg(1, 2, 2, 2)]); // bottom of 15
+    ok(&mut g, 0, build(Piece::ShoppingCenter, &[15, 16]));
+    assert_eq!(points_of_last(&g), 30);
+}
+
+// ---------- V: scoring ----------
+
+#[test]
+fn ruling_v1_residence_and_business_values() {
+    let s = |piece, f: &dyn Fn(&mut crate::Surroundings)| {
+        let mut x = crate::Surroundings::default();
+        f(&mut x);
+        crate::score(piece, &x)
+    };
+    assert_eq!(s(Piece::ResidenceSingle, &|_| {}), 2);
+    assert_eq!(s(Piece::ResidenceTriple, &|x| x.outskirts = true), 11);
+    assert_eq!(s(Piece::BusinessTriple, &|_| {}), 11, "center bonus");
+    assert_eq!(s(Piece::BusinessTriple, &|x| x.outskirts = true), 10);
+    assert_eq!(s(Piece::ResidenceDouble, &|x| x.park = true), 7);
+    assert_eq!(s(Piece::ResidenceDouble, &|x| x.factory = true), 4);
+    assert_eq!(
+        s(Piece::ResidenceDouble, &|x| x.city_hall = true),
+        6,
+        "no hall bonus"
+    );
+    assert_eq!(s(Piece::BusinessDouble, &|x| x.city_hall = true), 14);
+    assert_eq!(
+        s(Piece::BusinessDouble, &|x| {
+            x.city_hall = true;
+            x.line = true
+        }),
+        21
+    );
+    // Through the game: a park and a factory next to a business in the center.
+    let mut g = city();
+    hall(&mut g); // 35
+    force(&mut g, Piece::LincolnPark, &[13, 16], 1);
+    give(&mut g, 0, &[34]);
+    ok(&mut g, 0, build(Piece::BusinessSingle, &[34]));
+    // 2 + 1 (park 16) + 1 (center) = 4, x2 city hall (35) = 8.
+    assert_eq!(points_of_last(&g), 8);
+}
+
+#[test]
+fn ruling_v2_cinema_post_office_bank_values() {
+    let mut g = city();
+    hall(&mut g); // 35
+    force(&mut g, Piece::ResidenceSingle, &[31], 1);
+    force(&mut g, Piece::ResidenceSingle, &[33], 1);
+    tram(&mut g, &[seg(4, 0, 5, 0)]); // top of 32
+    give(&mut g, 0, &[32]);
+    ok(&mut g, 0, build(Piece::Cinema, &[32]));
+    assert_eq!(points_of_last(&g), 15, "5 x3: city hall and line");
+    let x = crate::Surroundings {
+        line: true,
+        ..Default::default()
+    };
+    assert_eq!(crate::score(Piece::Bank, &x), 10);
+    assert_eq!(crate::score(Piece::PostOffice, &Default::default()), 5);
+}
+
+#[test]
+fn ruling_v3_fixed_values() {
+    let all = crate::Surroundings {
+        line: true,
+        city_hall: true,
+        park: true,
+        outskirts: true,
+        ..Default::default()
+    };
+    assert_eq!(crate::score(Piece::Church, &all), 15);
+    assert_eq!(crate::score(Piece::ShoppingCenter, &all), 30);
+    for p in [
+        Piece::CityHall,
+        Piece::LincolnPark,
+        Piece::CentralPark,
+        Piece::StanfordCorporation,
+        Piece::RockwellIndustries,
+    ] {
+        assert_eq!(crate::score(p, &all), 0);
+    }
+    // Later placements never change a score.
+    let mut g = city();
+    hall(&mut g);
+    give(&mut g, 0, &[11, 29]);
+    ok(&mut g, 0, build(Piece::ResidenceSingle, &[11]));
+    let before = g.scores[0];
+    g.step = Step::Action;
+    ok(&mut g, 0, build(Piece::LincolnPark, &[12, 15]));
+    assert_eq!(g.scores[0], before);
+    assert_eq!(g.buildings[1].points, 3);
+}
+
+#[test]
+fn ruling_v4_worked_examples() {
+    // (6+1)x2 = 14: double residence on the outskirts next to the line.
+    let mut g = city();
+    tram(&mut g, &[seg(0, 0, 1, 0)]);
+    give(&mut g, 0, &[11, 12]);
+    let ev = ok(&mut g, 0, build(Piece::ResidenceDouble, &[11, 12]));
+    assert_eq!(points_of_last(&g), 14);
+    assert_eq!(
+        ev[0].text,
+        "seat 0 built a double residence on 11-12 for 14 points"
+    );
+    // Setting for the next two: factory 14-17-18, city hall 15, line on top of 11.
+    let setting = || {
+        let mut g = city();
+        force(&mut g, Piece::CityHall, &[15], 1);
+        force(&mut g, Piece::StanfordCorporation, &[14, 17, 18], 1);
+        tram(&mut g, &[seg(0, 0, 1, 0)]);
+        give(&mut g, 0, &[11, 12]);
+        g
+    };
+    // (6+0-2)x3 = 12: double business on the outskirts next to factory, hall, line.
+    let mut g = setting();
+    ok(&mut g, 0, build(Piece::BusinessDouble, &[11, 12]));
+    assert_eq!(points_of_last(&g), 12);
+    // (6+1-2)x2 = 10: a double residence there.
+    let mut g = setting();
+    ok(&mut g, 0, build(Piece::ResidenceDouble, &[11, 12]));
+    assert_eq!(points_of_last(&g), 10);
+    // A single residence next to a factory only, in the center, scores 1 (and no
+    // multiplier applies even next to the line).
+    let mut g = city();
+    force(&mut g, Piece::StanfordCorporation, &[14, 17, 18], 1);
+    tram(&mut g, &[seg(1, 1, 2, 1)]);
+    give(&mut g, 0, &[15]);
+    ok(&mut g, 0, build(Piece::ResidenceSingle, &[15]));
+    assert_eq!(points_of_last(&g), 1);
+}
+
+// ---------- F: setup, flow, end ----------
+
+#[test]
+fn ruling_f1_players_and_starting_city() {
+    for seats in [0u8, 1, 6] {
+        assert!(BigCity::new(&setup(seats, Options::default())).is_err());
+    }
+    for (seats, set, order) in [
+        (2u8, vec![2u8, 3, 4, 5], vec![1u8, 0, 1, 0]),
+        (3, vec![2, 3, 4], vec![1, 2, 0]),
+        (4, vec![2, 3, 4, 5], vec![1, 2, 3, 0]),
+        (5, vec![2, 3, 4, 5, 6], vec![1, 2, 3, 4, 0]),
+    ] {
+        let mut g = BigCity::new(&Setup {
+            seats,
+            seed: 9,
+            options: Options::default(),
+            first_seat: Some(1),
+        })
+        .unwrap();
+        assert_eq!(g.setup_set, set);
+        let mut seen = Vec::new();
+        while g.step == Step::StartingCity {
+            let seat = g.awaiting().seats[0];
+            seen.push(seat);
+            // Only the starting set may be placed, and no other action.
+            let moves = g.legal_moves(seat);
+            assert!(moves.iter().all(|m| matches!(
+                m,
+                Move::PlaceNeighborhood { neighborhood, .. } if g.setup_set.contains(neighborhood)
+            )));
+            refused(&mut g, seat, Move::Pass, "wrong_phase");
+            let last = moves.last().cloned().unwrap();
+            ok(&mut g, seat, last);
+        }
+        assert_eq!(seen, order);
+        assert_eq!(g.map.tiles.len(), set.len() + 1);
+        assert_eq!(g.step, Step::Action);
+        assert_eq!(g.active, 1, "turns start with the starting player");
+    }
+    // Outside the set: refused.
+    let mut g = BigCity::new(&setup(3, Options::default())).unwrap();
+    refused(
+        &mut g,
+        0,
+        Move::PlaceNeighborhood {
+            neighborhood: 5,
+            x: 0,
+            y: 3,
+            rotation: 0,
+        },
+        "not_in_starting_set",
+    );
+}
+
+#[test]
+fn ruling_f2_end_conditions() {
+    // A full round of passes.
+    let mut g = city();
+    ok(&mut g, 0, Move::Pass);
+    give(&mut g, 1, &[11]);
+    ok(&mut g, 1, build(Piece::ResidenceSingle, &[11]));
+    ok(&mut g, 1, Move::Draw { stack: 1 });
+    ok(&mut g, 0, Move::Pass);
+    assert!(g.outcome().is_none(), "the streak was broken");
+    let ev = ok(&mut g, 1, Move::Pass);
+    assert!(g.outcome().is_some());
+    assert!(ev.iter().any(|e| matches!(
+        e.kind,
+        EventKind::GameOver {
+            reason: EndReason::AllPassed,
+            ..
+        }
+    )));
+    assert!(g.legal_moves(0).is_empty());
+    assert_eq!(g.apply(0, &Move::Pass).unwrap_err().code, "game_over");
+    // The city complete: all eight neighborhoods, every property covered.
+    let mut g = city();
+    let mut map = CityMap::starting();
+    for (n, x, y) in [
+        (2, 3, 0),
+        (3, 7, 0),
+        (4, 3, 2),
+        (5, 7, 3),
+        (6, -1, 3),
+        (7, -3, 0),
+        (8, 0, 5),
+    ] {
+        map.place(TilePlacement {
+            neighborhood: n,
+            x,
+            y,
+            rotation: 0,
+        })
+        .unwrap();
+    }
+    g.map = map;
+    for &p in g.map.props().to_vec().iter() {
+        if p != 11 {
+            g.cover[usize::from(p)] = 1;
+        }
+    }
+    g.buildings.push(Building {
+        piece: Piece::ResidenceSingle,
+        cells: vec![],
+        owner: 1,
+        points: 0,
+    });
+    give(&mut g, 0, &[11]);
+    ok(&mut g, 0, build(Piece::ResidenceSingle, &[11]));
+    // Stacks allow drawing; the game ends after the draw.
+    ok(&mut g, 0, Move::Draw { stack: 1 });
+    assert_eq!(g.step, Step::Over(EndReason::CityComplete));
+}
+
+#[test]
+fn ruling_f3_most_points_wins_ties_share() {
+    let mut g = city();
+    g.scores = vec![10, 10];
+    ok(&mut g, 0, Move::Pass);
+    ok(&mut g, 1, Move::Pass);
+    let o = g.outcome().unwrap();
+    assert_eq!(o.winners, vec![0, 1]);
+    let mut g = city();
+    g.scores = vec![3, 10];
+    ok(&mut g, 0, Move::Pass);
+    ok(&mut g, 1, Move::Pass);
+    assert_eq!(g.outcome().unwrap().winners, vec![1]);
+    assert_eq!(g.view(Viewer::Spectator).winners, vec![1]);
+}
+
+// ---------- O: online play ----------
+
+#[test]
+fn ruling_o1_timeout_passes_and_draws_lowest() {
+    let mut g = city();
+    let p = g.awaiting().period;
+    let ev = g.timeout();
+    assert!(ev.iter().any(|e| e.kind == EventKind::Passed { seat: 0 }));
+    assert_eq!(g.passes, 1);
+    assert_eq!(g.timeouts, vec![1, 0]);
+    assert_ne!(g.awaiting().period, p);
+    // Mid-draw: the lowest-numbered allowed stacks, two per stack.
+    let mut g = city();
+    give(&mut g, 0, &[11, 12, 13]);
+    ok(&mut g, 0, build(Piece::ResidenceTriple, &[11, 12, 13]));
+    ok(&mut g, 0, Move::Draw { stack: 5 });
+    let ev = g.timeout();
+    let stacks: Vec<u8> = ev
+        .iter()
+        .filter_map(|e| match e.kind {
+            EventKind::Drew { stack, .. } => Some(stack),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(stacks, vec![1, 1]);
+    assert_eq!(g.active, 1);
+    assert_eq!(g.hands[0].len(), 3);
+    // The starting round: a placement is made for the seat.
+    let mut g = BigCity::new(&setup(2, Options::default())).unwrap();
+    g.timeout();
+    assert_eq!(g.map.tiles.len(), 2);
+    // The second streetcar: done.
+    let mut g = city();
+    hall(&mut g);
+    tram(&mut g, &[seg(0, 0, 1, 0)]);
+    ok(
+        &mut g,
+        0,
+        Move::Streetcar {
+            segment: seg(1, 0, 2, 0),
+        },
+    );
+    g.timeout();
+    assert_eq!(g.active, 1);
+    assert_eq!(g.line.edges.len(), 2);
+}
+
+#[test]
+fn ruling_o2_hidden_information() {
+    let opts = Options {
+        trade_cards: true,
+        ..Options::default()
+    };
+    let mut g = BigCity::new(&Setup {
+        seats: 3,
+        seed: 77,
+        options: opts,
+        first_seat: Some(0),
+    })
+    .unwrap();
+    // Finish the starting city.
+    while g.step == Step::StartingCity {
+        g.timeout();
+    }
+    let mine = g.hands[0].clone();
+    let offer = Move::TradeOffer {
+        cards: mine[..2].to_vec(),
+        wanted: vec![],
+    };
+    let ev = g.apply(0, &offer).unwrap();
+    // Views of seats 1 and 2 and of spectators: no face of seat 0, no stack order.
+    for viewer in [Viewer::Seat(1), Viewer::Seat(2), Viewer::Spectator] {
+        let v = g.view(viewer);
+        for h in &v.hands {
+            if Some(h.seat) != v.viewer {
+                assert!(h.cards.is_none());
+            }
+        }
+        let t = v.trade.unwrap();
+        assert!(t.offered_cards.is_none());
+        assert_eq!(v.stacks.len(), 8, "sizes only");
+    }
+    assert_eq!(
+        g.view(Viewer::Seat(0)).trade.unwrap().offered_cards,
+        Some(mine[..2].to_vec())
+    );
+    // Events carry neighborhoods, not faces.
+    let json = serde_json::to_string(&ev).unwrap();
+    assert!(!json.contains(&format!("\"cards\":[{}", mine[0])));
+    // An error about another seat's card does not reveal it.
+    let theirs = g.hands[1][0];
+    let err = g
+        .apply(
+            0,
+            &Move::Exchange {
+                cards: vec![theirs],
+            },
+        )
+        .unwrap_err();
+    assert!(!err.message.contains("seat 1"));
+}
