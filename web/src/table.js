@@ -297,7 +297,7 @@ export function showTable(root, code, go) {
     }
     const left = Math.max(0, game.awaiting.timer_ms - (performance.now() - game.awaitingAt));
     const secs = Math.ceil(left / 1000);
-    timerEl.textContent = `⏱ ${Math.floor(secs / 60)}:${String(secs % 60).padStart(2, '0')}`;
+    timerEl.textContent = `◷ ${Math.floor(secs / 60)}:${String(secs % 60).padStart(2, '0')}`;
     timerEl.className = secs <= 10 ? 'timer urgent' : 'timer';
     timerEl.title = t('table.timer');
   }, 250);
@@ -688,7 +688,7 @@ export function showTable(root, code, go) {
         h(
           'div',
           { class: 'replay-controls' },
-          h('button', { id: 'replay-first', onclick: () => show(0), 'aria-label': 'first' }, '⏮'),
+          h('button', { id: 'replay-first', onclick: () => show(0), 'aria-label': 'first' }, '|◀'),
           h('button', { id: 'replay-prev', onclick: () => show(step - 1), 'aria-label': 'previous' }, '◀'),
           playBtn,
           h('button', { id: 'replay-next', onclick: () => show(step + 1), 'aria-label': 'next' }, '▶▶'),
@@ -718,7 +718,7 @@ export function showTable(root, code, go) {
         return;
       }
       if (step >= record.views.length - 1) show(0);
-      playBtn.textContent = '⏸';
+      playBtn.textContent = '❚❚';
       playing = setInterval(() => {
         if (step >= record.views.length - 1) togglePlay();
         else show(step + 1);
@@ -760,7 +760,7 @@ export function showTable(root, code, go) {
  */
 function describeEntry(ui, entry, looks) {
   if (entry && entry.move) return safe(() => ui.describeMove(entry.move.mv, entry.move.seat, looks)) ?? '';
-  if (entry && entry.timeout) return '⏱';
+  if (entry && entry.timeout) return t('table.timed_out');
   return '';
 }
 

@@ -1,0 +1,116 @@
+// The Big City board on real views dumped from the rules crate, served as files:
+// what a player and a spectator see, and direct placing without a server.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startStatic, launchBrowser, shot } from './harness.js';
+
+/** @type {Awaited<ReturnType<typeof startStatic>>} */
+let web;
+/** @type {Awaited<ReturnType<typeof launchBrowser>>} */
+let browser;
+
+before(async () => {
+  web = await startStatic();
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await web?.stop();
+});
+
+/**
+ * @param {string} fixture
+ * @param {'player' | 'spectator'} as
+ * @param {object} [options]
+ */
+async function open(fixture, as, options) {
+  const p = await browser.person(options);
+  await p.page.goto(`${web.url}/test/fixture.html?f=${fixture}&as=${as}`);
+  await p.page.waitForSelector('body[data-ready=yes]');
+  return p;
+}
+
+test('a player sees his card faces, the others only backs by neighborhood', async () => {
+  const { page, errors, ctx } = await open('bigcity-mid', 'player');
+  const faces = await page.$$eval('#my-hand [data-face]', (els) => els.map((e) => Number(e.getAttribute('data-face'))));
+  assert.deepEqual(faces, [61, 71, 86, 88, 89]);
+  const backs = await page.$$eval('[data-hand-seat="0"] [data-back]', (els) => els.map((e) => Number(e.getAttribute('data-back'))));
+  assert.deepEqual(backs, [6, 7, 7, 7, 8]);
+  assert.equal(await page.locator('[data-hand-seat="1"]').count(), 0, 'own hand is not listed among opponents');
+  await shot(page, 'fixture-board-player');
+  assert.deepEqual(errors, []);
+  await ctx.close();
+});
+
+test('a spectator sees no card face at all', async () => {
+  const { page, errors, ctx } = await open('bigcity-mid', 'spectator');
+  assert.equal(await page.locator('[data-face]').count(), 0);
+  assert.equal(await page.locator('#my-hand').count(), 0);
+  assert.equal(await page.locator('[data-hand-seat]').count(), 3);
+  await shot(page, 'fixture-board-spectator');
+  assert.deepEqual(errors, []);
+  await ctx.close();
+});
+
+test('building: pick a piece, legal properties light up, preview with score, confirm sends the move', async () => {
+  const { page, errors, ctx } = await open('bigcity-mid', 'player');
+  await page.click('#act-build');
+  await page.click('[data-piece="residence_single"].can');
+  const legalProps = await page.$$eval('svg.city .lot.legal', (els) => els.map((e) => Number(e.getAttribute('data-prop'))).sort());
+  assert.deepEqual(legalProps, [61, 71, 86, 88]);
+  await page.click('svg.city [data-prop="86"]');
+  const score = Number(await page.getAttribute('#score-preview', 'data-score'));
+  assert.ok(score >= 1, `preview score ${score}`);
+  const label = await page.textContent('#act-confirm');
+  assert.match(label ?? '', /single residence on 86/);
+  await shot(page, 'fixture-board-preview');
+  await page.click('#act-confirm');
+  const sent = await page.evaluate(() => /** @type {any} */ (window).sent);
+  assert.deepEqual(sent, [{ type: 'build', piece: 'residence_single', cells: [86] }]);
+  assert.deepEqual(errors, []);
+  await ctx.close();
+});
+
+test('starting city: choose a tile, rotate with R, place it on a legal spot', async () => {
+  const { page, errors, ctx } = await open('bigcity-start', 'player');
+  assert.ok(await page.locator('svg.city .tile-spot').count() > 0, 'legal spots are shown');
+  const before = await page.locator('svg.city .tile-spot .spot-area').first().getAttribute('width');
+  await page.keyboard.press('r');
+  const after = await page.locator('svg.city .tile-spot .spot-area').first().getAttribute('width');
+  assert.ok(before !== null && after !== null);
+  // Click the middle of the first legal spot, then confirm.
+  const box = await page.locator('svg.city .tile-spot .spot-area').first().boundingBox();
+  assert.ok(box);
+  await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+  assert.equal(await page.locator('#ghost-tile.ok').count(), 1);
+  await shot(page, 'fixture-board-start');
+  await page.click('#act-confirm');
+  const sent = await page.evaluate(() => /** @type {any} */ (window).sent);
+  assert.equal(sent.length, 1);
+  assert.equal(sent[0].type, 'place_neighborhood');
+  assert.equal(sent[0].rotation, 90);
+  assert.deepEqual(errors, []);
+  await ctx.close();
+});
+
+test('drawing: only the allowed stacks are clickable and send a draw', async () => {
+  const { page, errors, ctx } = await open('bigcity-drawing', 'player');
+  const drawable = await page.$$eval('button.stack.drawable', (els) => els.map((e) => Number(e.getAttribute('data-stack'))));
+  assert.ok(drawable.length > 0);
+  await page.click(`button.stack[data-stack="${drawable[0]}"]`);
+  const sent = await page.evaluate(() => /** @type {any} */ (window).sent);
+  assert.deepEqual(sent, [{ type: 'draw', stack: drawable[0] }]);
+  assert.deepEqual(errors, []);
+  await ctx.close();
+});
+
+test('phone-sized viewport shows the board without horizontal scrolling', async () => {
+  const { page, errors, ctx } = await open('bigcity-mid', 'player', { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  assert.ok(overflow <= 0, `page is ${overflow}px wider than the phone`);
+  await shot(page, 'fixture-board-phone');
+  assert.deepEqual(errors, []);
+  await ctx.close();
+});
