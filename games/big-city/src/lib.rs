@@ -24,6 +24,8 @@ pub mod geometry;
 mod moves;
 pub mod pieces;
 #[cfg(test)]
+mod props;
+#[cfg(test)]
 mod rulings;
 mod view;
 pub mod wire;
