@@ -10,7 +10,7 @@
 use crate::game::{BigCity, Step};
 use crate::pieces::{ALL_PIECES, TOTAL_CARDS, stack_of};
 use crate::wire::*;
-use engine::{Entry, Game, GameRng, Setup, Viewer, apply_entry, replay};
+use engine::{Entry, GameRng, Setup, Viewer, apply_entry, replay};
 use proptest::prelude::*;
 
 fn cases() -> u32 {
