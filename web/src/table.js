@@ -123,6 +123,15 @@ export function showTable(root, code, go) {
     .catch(() => {});
   /** @type {GameInfo[]} */
   let gamesList = [];
+  /** Opened with a spectator link: no seat to take. */
+  let spectatorLink = false;
+  api
+    .lookupCode(code)
+    .then((ci) => {
+      spectatorLink = ci.spectator;
+      renderAll();
+    })
+    .catch(() => {});
 
   const conn = new TableConn(
     code,
@@ -141,9 +150,13 @@ export function showTable(root, code, go) {
       },
       onGame(g, events, fresh) {
         const ui = table ? gameUI(table.game) : undefined;
-        if (fresh && (!game || g.version < (log[0]?.version ?? 0))) {
-          // A new game (or a table we never saw): keep the log only if it belongs to it.
-          if (g.version < (log[0]?.version ?? 0)) log = [];
+        if (fresh) {
+          legalAskedAt = -1;
+          // A new game (play again), or a log from an older game of this table: start afresh.
+          if ((game?.outcome && !g.outcome) || g.version < (log[0]?.version ?? 0)) {
+            log = [];
+            saveLog(code, log);
+          }
         }
         game = g;
         if (ui && events.length) {
@@ -176,9 +189,22 @@ export function showTable(root, code, go) {
       onStatus(state) {
         connState = state;
         renderConn();
+        if (state === 'lost' && !you) checkCode();
       },
     },
   );
+
+  /** The socket closed before any welcome: is the code wrong? */
+  function checkCode() {
+    api.lookupCode(code).catch((err) => {
+      if (err instanceof api.ApiError && err.status === 404) {
+        conn.fatal = true;
+        conn.close();
+        mount(mainEl, h('div', { class: 'card center', id: 'bad-link' }, h('p', { class: 'error' }, t('table.bad_link')), h('button', { class: 'primary', onclick: () => go('/') }, t('table.home'))));
+        connEl.textContent = '';
+      }
+    });
+  }
 
   /** @param {TableInfo} tbl */
   function setTable(tbl) {
@@ -187,8 +213,8 @@ export function showTable(root, code, go) {
       // Play again: a new game starts; the old log goes.
       log = [];
       saveLog(code, log);
-      game = null;
       legal = null;
+      if (tbl.status === 'lobby') game = null;
     }
     table = tbl;
     info = gamesList.find((g) => g.id === tbl.game) ?? info;
@@ -334,7 +360,7 @@ export function showTable(root, code, go) {
           const online = o.kind === 'bot' || (o.kind === 'human' && o.connected);
           /** @type {(HTMLElement | null)[]} */
           const actions = [];
-          if (lobby && empty && me === undefined && you) {
+          if (lobby && empty && me === undefined && you && !spectatorLink) {
             actions.push(h('button', { class: 'small primary', 'data-action': 'take-seat', onclick: () => conn.send({ type: 'take_seat', seat: s.seat }) }, t('table.take_seat')));
           }
           if (lobby && isHost() && empty) actions.push(botAdder(s.seat));
@@ -541,7 +567,7 @@ export function showTable(root, code, go) {
     const parts = [];
     parts.push(h('h2', null, ui.name()));
     if (me === undefined && tbl.status === 'lobby') {
-      const free = tbl.seats.some((s) => s.occupant.kind === 'empty');
+      const free = !spectatorLink && tbl.seats.some((s) => s.occupant.kind === 'empty');
       parts.push(h('p', { class: 'muted' }, free ? t('table.visitor') : t('table.spectating')));
     }
     if (isHost() && tbl.status === 'lobby') {

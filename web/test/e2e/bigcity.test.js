@@ -1,0 +1,182 @@
+// Big City against the real server: two players and a spectator place the
+// starting city, build and score, draw cards; the spectator never sees a card
+// face; a reload and a phone keep the player's seat; passing ends the game.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startServer, launchBrowser, shot } from '../harness.js';
+import { giveName, createTable, waitPlaying, pageToPlay } from './helpers.js';
+
+/** @typedef {import('playwright-core').Page} Page */
+
+/** @type {Awaited<ReturnType<typeof startServer>>} */
+let server;
+/** @type {Awaited<ReturnType<typeof launchBrowser>>} */
+let browser;
+
+before(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+/**
+ * No card face anywhere on a spectator's page.
+ * @param {Page} page
+ */
+async function assertNoFaces(page) {
+  assert.equal(await page.locator('[data-face]').count(), 0, 'a spectator sees no card face');
+  assert.equal(await page.locator('#my-hand').count(), 0);
+}
+
+/**
+ * Waits for the board of the given version of play: a status line is shown.
+ * @param {Page} page
+ * @param {string} phase
+ */
+async function waitPhase(page, phase) {
+  await page.waitForSelector(`.bc[data-phase="${phase}"]`, { timeout: 15_000 });
+}
+
+/**
+ * Places a neighborhood on the first legal spot, through the board.
+ * @param {Page} page
+ */
+async function placeNeighborhood(page) {
+  await page.waitForSelector('.bc[data-mine="yes"] svg.city .tile-spot .spot-area');
+  const box = await page.locator('svg.city .tile-spot .spot-area').first().boundingBox();
+  assert.ok(box, 'a legal spot is shown');
+  await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+  await page.waitForSelector('#ghost-tile.ok');
+  await page.click('#act-confirm');
+}
+
+test('two players and a spectator play Big City', async () => {
+  const ana = await browser.person();
+  const bruno = await browser.person();
+  const cleo = await browser.person({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+
+  await ana.page.goto(server.url);
+  await giveName(ana.page, 'Ana');
+  await ana.page.waitForSelector('#game-select option[value="big-city"]', { state: 'attached' });
+  assert.ok(await ana.page.locator('[data-option="single_streetcar_line"]').count(), 'variants are offered');
+  const links = await createTable(ana.page, { game: 'big-city', seats: 2 });
+
+  await bruno.page.goto(links.invite);
+  await giveName(bruno.page, 'Bruno');
+  await bruno.page.click('[data-action="take-seat"]');
+  await bruno.page.waitForSelector('.seat.me[data-seat="1"]');
+  await cleo.page.goto(/** @type {string} */ (links.spectate));
+  await giveName(cleo.page, 'Cleo');
+  await ana.page.waitForSelector('#spectator-count');
+  await shot(ana.page, 'lobby');
+
+  await ana.page.click('#start-button');
+  for (const p of [ana.page, bruno.page, cleo.page]) await waitPlaying(p);
+  for (const p of [ana.page, bruno.page]) await p.waitForSelector('#my-hand [data-face]');
+  assert.equal(await ana.page.locator('#my-hand [data-face]').count(), 5);
+  assert.equal(await ana.page.locator('[data-hand-seat] [data-face]').count(), 0, "no opponent's face");
+  assert.equal(await ana.page.locator('[data-hand-seat="1"] [data-back]').count(), 5, "the opponent's backs");
+  await assertNoFaces(cleo.page);
+
+  // Starting city: neighborhoods 2 to 5, two each, alternating.
+  for (let i = 0; i < 4; i++) {
+    const p = await pageToPlay([ana.page, bruno.page]);
+    await placeNeighborhood(p);
+    await cleo.page.waitForFunction((n) => document.querySelectorAll('svg.city .asphalt').length === n, i + 2);
+  }
+  for (const p of [ana.page, bruno.page, cleo.page]) await waitPhase(p, 'action');
+  await assertNoFaces(cleo.page);
+
+  // Build a single residence with the preview's score, then draw the replacement.
+  const builder = await pageToPlay([ana.page, bruno.page]);
+  const builderName = builder === ana.page ? 'Ana' : 'Bruno';
+  await builder.click('#act-build');
+  await builder.click('[data-piece="residence_single"].can');
+  const target = builder.locator('svg.city .lot.legal').first();
+  const prop = await target.getAttribute('data-prop');
+  await target.click();
+  const preview = Number(await builder.getAttribute('#score-preview', 'data-score'));
+  assert.ok(preview >= 2, `a single residence scores at least 2, preview ${preview}`);
+  await shot(builder, 'board-preview');
+  await builder.click('#act-confirm');
+  await waitPhase(builder, 'drawing');
+  const expected = new RegExp(`${builderName} built a single residence on ${prop} for ${preview} points`);
+  for (const p of [ana.page, bruno.page, cleo.page]) {
+    await p.waitForSelector(`svg.city .building[data-piece="residence_single"]`);
+    await p.waitForFunction((re) => new RegExp(re).test(document.querySelector('#log-lines')?.textContent ?? ''), expected.source);
+  }
+  assert.equal(Number(await cleo.page.getAttribute(`#score-track .track-row[data-seat="${builder === ana.page ? 0 : 1}"] .track-score`, 'data-score')), preview);
+  assert.equal(await builder.locator('#my-hand [data-face]').count(), 4);
+  const stack = builder.locator('button.stack.drawable').first();
+  const before = Number(await stack.getAttribute('data-count'));
+  await stack.click();
+  await builder.waitForFunction(() => document.querySelectorAll('#my-hand [data-face]').length === 5);
+  assert.equal(Number(await cleo.page.locator(`button.stack[data-stack="${await stack.getAttribute('data-stack')}"]`).getAttribute('data-count')), before - 1);
+  await assertNoFaces(cleo.page);
+
+  // Mid-game screens for a player and for the spectator.
+  await shot(ana.page, 'board-player');
+  await shot(cleo.page, 'board-spectator-phone');
+
+  // A click on a property the player does not hold says so and sends nothing.
+  const player = await pageToPlay([ana.page, bruno.page]);
+  const held = await player.$$eval('#my-hand [data-face]', (els) => els.map((e) => e.getAttribute('data-face')));
+  await player.click('#act-build');
+  await player.click('[data-piece="residence_single"].can');
+  const notHeld = await player.$$eval('svg.city .lot:not(.legal)', (els, h) => els.map((e) => e.getAttribute('data-prop')).find((p) => !h.includes(p)), held);
+  await player.locator(`svg.city .lot[data-prop="${notHeld}"]`).click();
+  const warning = await player.locator('.toast.error').last().textContent();
+  assert.match(warning ?? '', new RegExp(`do not hold the card of property ${notHeld}`));
+  await player.click('#act-cancel');
+
+  // A reload puts Bruno back in his seat with his hand.
+  const handBefore = await bruno.page.$$eval('#my-hand [data-face]', (els) => els.map((e) => e.getAttribute('data-face')));
+  await bruno.page.reload();
+  await waitPlaying(bruno.page);
+  await bruno.page.waitForSelector('#my-hand [data-face]');
+  assert.deepEqual(await bruno.page.$$eval('#my-hand [data-face]', (els) => els.map((e) => e.getAttribute('data-face'))), handBefore);
+  assert.equal(await bruno.page.locator('.seat.me[data-seat="1"]').count(), 1);
+
+  // The same player on a phone (his saved seat copied over) sees his hand.
+  const saved = await bruno.page.evaluate(() => JSON.stringify({ ...localStorage }));
+  const phone = await browser.person({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+  await phone.ctx.addInitScript((s) => {
+    for (const [k, v] of Object.entries(JSON.parse(s))) localStorage.setItem(k, /** @type {string} */ (v));
+  }, saved);
+  await phone.page.goto(links.invite);
+  await waitPlaying(phone.page);
+  await phone.page.waitForSelector('#my-hand [data-face]');
+  const overflow = await phone.page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  assert.ok(overflow <= 0, `the phone page is ${overflow}px too wide`);
+  await shot(phone.page, 'board-phone');
+  await phone.ctx.close();
+
+  // Both pass in a row: the game ends; final scores, replay, play again.
+  for (let i = 0; i < 2; i++) {
+    const p = await pageToPlay([ana.page, bruno.page]);
+    await p.click('#act-pass');
+    await p.click('#act-pass');
+    if (i === 0) await p.waitForSelector('#turn-banner:not(.mine)');
+  }
+  for (const p of [ana.page, bruno.page, cleo.page]) await p.waitForSelector('#game-result h2');
+  await shot(ana.page, 'end');
+  await ana.page.click('#replay-button');
+  await ana.page.waitForSelector('#replay svg.city');
+  await ana.page.click('#replay-first');
+  assert.equal(await ana.page.locator('#replay svg.city .asphalt').count(), 1, 'the replay starts from neighborhood 1 alone');
+  assert.equal(await ana.page.locator('#replay [data-face]').count(), 0);
+  await ana.page.click('#replay-next');
+  await ana.page.waitForFunction(() => document.querySelectorAll('#replay svg.city .asphalt').length === 2);
+  await shot(ana.page, 'replay');
+  await ana.page.click('#replay-close');
+  await ana.page.click('#play-again');
+  for (const p of [ana.page, bruno.page]) await p.waitForFunction(() => document.querySelectorAll('svg.city .asphalt').length === 1 && !document.querySelector('#game-result h2'));
+
+  for (const p of [ana, bruno, cleo]) assert.deepEqual(p.errors, [], 'no script errors');
+  for (const p of [ana, bruno, cleo]) await p.ctx.close();
+});

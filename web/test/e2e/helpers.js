@@ -1,0 +1,68 @@
+// Steps a person takes in the browser, shared by the end-to-end scenarios.
+
+/** @typedef {import('playwright-core').Page} Page */
+
+/**
+ * Fills in the display name if the page asks for it.
+ * @param {Page} page
+ * @param {string} name
+ */
+export async function giveName(page, name) {
+  const input = page.locator('#name-input');
+  await input.waitFor({ state: 'visible', timeout: 10_000 });
+  await input.fill(name);
+  await page.click('#name-save');
+}
+
+/**
+ * From the home page: creates a table and waits for its lobby.
+ * @param {Page} page
+ * @param {{game: string, seats?: number, publicTable?: boolean}} o
+ */
+export async function createTable(page, o) {
+  await page.waitForSelector(`#game-select option[value="${o.game}"]`, { state: 'attached' });
+  await page.selectOption('#game-select', o.game);
+  if (o.seats) await page.selectOption('#seats-select', String(o.seats));
+  if (o.publicTable) await page.check('#public-check');
+  await page.click('#create-button');
+  await page.waitForURL(/\/t\/[^/]+$/);
+  await page.waitForSelector('#lobby');
+  await page.waitForSelector('#invite-url');
+  return {
+    invite: await page.inputValue('#invite-url'),
+    spectate: (await page.locator('#spectate-url').count()) ? await page.inputValue('#spectate-url') : null,
+  };
+}
+
+/**
+ * Waits until `page` shows the game in progress.
+ * @param {Page} page
+ */
+export async function waitPlaying(page) {
+  await page.waitForSelector('#table-status[data-status="playing"]', { timeout: 15_000 });
+}
+
+/**
+ * The page (among `pages`) whose player is to decide now.
+ * @param {Page[]} pages
+ */
+export async function pageToPlay(pages) {
+  const deadline = Date.now() + 10_000;
+  while (Date.now() < deadline) {
+    for (const page of pages) {
+      if (await page.locator('#turn-banner.mine').count()) return page;
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error('nobody has the turn');
+}
+
+/**
+ * The last error toast's text (waits for one).
+ * @param {Page} page
+ */
+export async function errorToast(page) {
+  const toast = page.locator('.toast.error').last();
+  await toast.waitFor({ timeout: 10_000 });
+  return (await toast.textContent()) ?? '';
+}

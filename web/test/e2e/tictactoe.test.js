@@ -1,0 +1,141 @@
+// Tic-tac-toe against the real server: two players and a spectator in separate
+// browser contexts, chat, an illegal move, a reload, the end of the game and replay.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startServer, launchBrowser, shot } from '../harness.js';
+import { giveName, createTable, waitPlaying, pageToPlay, errorToast } from './helpers.js';
+
+/** @type {Awaited<ReturnType<typeof startServer>>} */
+let server;
+/** @type {Awaited<ReturnType<typeof launchBrowser>>} */
+let browser;
+
+before(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+/** @param {import('playwright-core').Page} page */
+async function cells(page) {
+  return page.$$eval('.ttt-cell', (els) => els.map((e) => e.getAttribute('data-owner') ?? ''));
+}
+
+test('two players and a spectator play a whole game of tic-tac-toe', async () => {
+  const ana = await browser.person();
+  const bruno = await browser.person();
+  const cleo = await browser.person();
+
+  await ana.page.goto(server.url);
+  await giveName(ana.page, 'Ana');
+  await shot(ana.page, 'home');
+  const links = await createTable(ana.page, { game: 'tic-tac-toe' });
+  assert.match(links.invite, /\/t\/[A-Za-z0-9_-]+$/);
+  assert.ok(links.spectate, 'a spectator link is offered');
+
+  await bruno.page.goto(links.invite);
+  await giveName(bruno.page, 'Bruno');
+  await bruno.page.click('[data-action="take-seat"]');
+  await bruno.page.waitForSelector('.seat.me[data-seat="1"]');
+
+  await cleo.page.goto(/** @type {string} */ (links.spectate));
+  await giveName(cleo.page, 'Cleo');
+  await cleo.page.waitForSelector('#lobby');
+  await ana.page.waitForSelector('.seat[data-seat="1"] .presence.online');
+  await shot(ana.page, 'lobby');
+
+  // Chat reaches everyone, spectators included.
+  await bruno.page.fill('#chat-input', 'hello table');
+  await bruno.page.press('#chat-input', 'Enter');
+  for (const p of [ana.page, cleo.page]) await p.waitForSelector('#chat-lines li:has-text("hello table")');
+
+  await ana.page.click('#start-button');
+  for (const p of [ana.page, bruno.page, cleo.page]) await waitPlaying(p);
+  assert.equal(await cleo.page.locator('#spectator-badge').count(), 1);
+
+  // The player not on turn is refused; nothing changes.
+  const first = await pageToPlay([ana.page, bruno.page]);
+  const second = first === ana.page ? bruno.page : ana.page;
+  await second.click('.ttt-cell[data-cell="4"]');
+  assert.match(await errorToast(second), /not your turn/i);
+  assert.deepEqual(await cells(first), ['', '', '', '', '', '', '', '', '']);
+
+  // First player takes the centre; marking it again is refused with the rule's words.
+  await first.click('.ttt-cell[data-cell="4"]');
+  await second.waitForSelector('.ttt-cell[data-cell="4"][data-owner]:not([data-owner=""])');
+  await second.click('.ttt-cell[data-cell="4"]');
+  assert.match(await errorToast(second), /already marked/i);
+  const afterIllegal = await cells(second);
+  assert.equal(afterIllegal.filter((c) => c !== '').length, 1, 'the refused move changed nothing');
+
+  // A reload puts the second player back in his seat, and it is still his turn.
+  await second.reload();
+  await waitPlaying(second);
+  await second.waitForSelector('#turn-banner.mine');
+  assert.equal(await second.locator('.seat.me').count(), 1);
+
+  // Play on to a win for the first player: 4, 0, 3, 1, 5.
+  await second.click('.ttt-cell[data-cell="0"]');
+  await first.waitForSelector('#turn-banner.mine');
+  await first.click('.ttt-cell[data-cell="3"]');
+  await second.waitForSelector('#turn-banner.mine');
+  await second.click('.ttt-cell[data-cell="1"]');
+  await first.waitForSelector('#turn-banner.mine');
+  await first.click('.ttt-cell[data-cell="5"]');
+
+  for (const p of [ana.page, bruno.page, cleo.page]) {
+    await p.waitForSelector('#game-result');
+    await p.waitForSelector('#log-lines li');
+  }
+  const winnerName = first === ana.page ? 'Ana' : 'Bruno';
+  assert.match((await cleo.page.textContent('#game-result h2')) ?? '', new RegExp(`${winnerName} wins`));
+  await shot(ana.page, 'ttt-end');
+
+  // Step-by-step replay from the game record.
+  await cleo.page.click('#replay-button');
+  await cleo.page.waitForSelector('#replay');
+  assert.match((await cleo.page.textContent('#replay-counter')) ?? '', /5 of 5/);
+  await cleo.page.click('#replay-first');
+  const replayCells = await cleo.page.$$eval('#replay .ttt-cell', (els) => els.filter((e) => e.getAttribute('data-owner')).length);
+  assert.equal(replayCells, 0, 'the first step is the empty board');
+  await cleo.page.click('#replay-next');
+  const oneMark = await cleo.page.$$eval('#replay .ttt-cell', (els) => els.filter((e) => e.getAttribute('data-owner')).length);
+  assert.equal(oneMark, 1);
+  await cleo.page.click('#replay-close');
+
+  // Play again: the host starts a new game with the same seats.
+  await ana.page.click('#play-again');
+  for (const p of [ana.page, bruno.page]) {
+    await p.waitForFunction(() => document.querySelectorAll('.ttt-cell[data-owner]:not([data-owner=""])').length === 0 && !document.querySelector('#game-result h2'));
+  }
+
+  for (const p of [ana, bruno, cleo]) assert.deepEqual(p.errors, [], 'no script errors');
+  for (const p of [ana, bruno, cleo]) await p.ctx.close();
+});
+
+test('the host fills a seat with a bot and plays against it', async () => {
+  const ana = await browser.person();
+  await ana.page.goto(server.url);
+  await giveName(ana.page, 'Ana');
+  await createTable(ana.page, { game: 'tic-tac-toe' });
+  await ana.page.click('.seat[data-seat="1"] [data-action="add-bot"]');
+  await ana.page.waitForSelector('.seat[data-seat="1"]:not(.empty)');
+  await ana.page.click('#start-button');
+  await waitPlaying(ana.page);
+  // Ana plays the lowest free cell whenever it is her turn, until the game ends.
+  for (let i = 0; i < 9; i++) {
+    await ana.page.waitForSelector('#turn-banner.mine, #game-result h2');
+    if (await ana.page.locator('#game-result h2').count()) break;
+    const free = await ana.page.$$eval('.ttt-cell', (els) => els.filter((e) => !e.getAttribute('data-owner')).map((e) => e.getAttribute('data-cell')));
+    await ana.page.click(`.ttt-cell[data-cell="${free[0]}"]`);
+    await ana.page.waitForFunction((n) => document.querySelectorAll('.ttt-cell:not([data-owner=""])').length > n || document.querySelector('#game-result h2'), 9 - free.length);
+  }
+  await ana.page.waitForSelector('#game-result h2');
+  assert.deepEqual(ana.errors, []);
+  await ana.ctx.close();
+});
