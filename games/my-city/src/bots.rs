@@ -3,8 +3,8 @@
 
 use crate::board;
 use crate::score;
-use crate::state::MyCity;
-use crate::wire::{Card, Move};
+use crate::state::{MyCity, PlayerState};
+use crate::wire::{Card, Color, Move, Terrain};
 use engine::{GameRng, Seat};
 
 /// Uniform among the legal moves.
@@ -13,9 +13,11 @@ pub fn random(game: &MyCity, seat: Seat, rng: &mut GameRng) -> Option<Move> {
     rng.choose(&moves).copied()
 }
 
-/// Picks the placement that raises the live score most (ties: more sides shared
-/// with its own buildings, then at random); passes when every placement would
-/// cost more than a pass; ends participation only when it must.
+/// Picks the placement that raises the live score most, nudged toward compact
+/// cities (sides shared with its own buildings) and toward bonuses in progress
+/// (well sides, colors beside churches, a vein of gold); ties at random. Passes
+/// when every placement would cost more than a pass; ends participation only when
+/// it must.
 pub fn greedy(game: &MyCity, seat: Seat, rng: &mut GameRng) -> Option<Move> {
     let moves = game.legal_moves(seat);
     if moves.is_empty() {
@@ -28,6 +30,7 @@ pub fn greedy(game: &MyCity, seat: Seat, rng: &mut GameRng) -> Option<Move> {
     let now = score::breakdown(player).total;
     let gold_open = !game.gold_claimed();
     let gold = board::gold_cells();
+    let base_potential = potential(player, gold_open);
     let mut best: Vec<Move> = Vec::new();
     let mut best_value = i32::MIN;
     let mut best_gain = i32::MIN;
@@ -49,7 +52,7 @@ pub fn greedy(game: &MyCity, seat: Seat, rng: &mut GameRng) -> Option<Move> {
         if gold_open && gold.iter().all(|&g| after.cover[g].is_some()) {
             gain += score::GOLD_POINTS;
         }
-        let value = gain * 100 + contacts * 5;
+        let value = gain * 100 + contacts * CONTACT + potential(&after, gold_open) - base_potential;
         if value > best_value {
             best_value = value;
             best_gain = gain;
@@ -69,3 +72,53 @@ pub fn greedy(game: &MyCity, seat: Seat, rng: &mut GameRng) -> Option<Move> {
         Some(Move::EndParticipation)
     }
 }
+
+/// Progress toward bonuses not yet earned, in hundredths of a point: covered sides
+/// of visible wells, colors beside churches, and a vein of gold while the bonus is
+/// still open.
+fn potential(p: &PlayerState, gold_open: bool) -> i32 {
+    let mut v = 0;
+    for i in 0..board::CELLS {
+        if p.cover[i].is_none() && board::terrain_at(i) == Terrain::Well {
+            let covered = board::neighbours(i)
+                .filter(|&n| p.cover[n].is_some())
+                .count() as i32;
+            if covered < 4 {
+                v += WELL_SIDE * covered;
+            }
+        }
+    }
+    for church in p.placed.iter().filter(|b| b.color == Color::Church) {
+        let mut colors = [false; 3];
+        for &c in &church.cells {
+            for n in board::neighbours(c) {
+                if let Some(o) = p.cover[n] {
+                    match p.placed[usize::from(o)].color {
+                        Color::Residential => colors[0] = true,
+                        Color::Public => colors[1] = true,
+                        Color::Industrial => colors[2] = true,
+                        Color::Church => {}
+                    }
+                }
+            }
+        }
+        let n = colors.iter().filter(|&&c| c).count() as i32;
+        if n < 3 {
+            v += CHURCH_COLOR * n;
+        }
+    }
+    if gold_open {
+        v += GOLD_VEIN
+            * board::gold_cells()
+                .into_iter()
+                .filter(|&g| p.cover[g].is_some())
+                .count() as i32;
+    }
+    v
+}
+
+/// Weights in hundredths of a point, tuned with the `bot_match` example.
+const CONTACT: i32 = 30;
+const WELL_SIDE: i32 = 60;
+const CHURCH_COLOR: i32 = 60;
+const GOLD_VEIN: i32 = 80;
