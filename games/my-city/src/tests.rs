@@ -771,9 +771,33 @@ fn typescript_names_carry_the_game_prefix() {
     assert!(decl.contains("\"end_participation\""), "{decl}");
     let event = Event::decl(&cfg);
     assert!(event.contains("\"card_revealed\""), "{event}");
-    // No 64-bit numbers: they would become `bigint` in TypeScript.
-    for decl in [View::decl(&cfg), Event::decl(&cfg), PlayerView::decl(&cfg)] {
+    // Every wire type declares, and none uses 64-bit numbers (`bigint` in TypeScript).
+    let decls = [
+        Options::decl(&cfg),
+        Move::decl(&cfg),
+        View::decl(&cfg),
+        Event::decl(&cfg),
+        Terrain::decl(&cfg),
+        Color::decl(&cfg),
+        Cell::decl(&cfg),
+        EdgeSide::decl(&cfg),
+        RiverEdge::decl(&cfg),
+        BoardInfo::decl(&cfg),
+        PieceInfo::decl(&cfg),
+        Card::decl(&cfg),
+        Placement::decl(&cfg),
+        ScoreBreakdown::decl(&cfg),
+        PlayerView::decl(&cfg),
+        EndReason::decl(&cfg),
+        Action::decl(&cfg),
+        RevealedDecision::decl(&cfg),
+    ];
+    for decl in &decls {
+        assert!(decl.contains("MyCity"), "{decl}");
         assert!(!decl.contains("bigint"), "{decl}");
+    }
+    if std::env::var_os("MY_CITY_PRINT_TS").is_some() {
+        println!("{}", decls.join("\n"));
     }
 }
 

@@ -202,13 +202,13 @@ pub enum EndReason {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[ts(rename = "MyCityView")]
 pub struct View {
-    /// The viewer's seat; `None` for a spectator.
+    /// The viewer's seat; null for a spectator.
     pub seat: Option<u8>,
     pub board: BoardInfo,
     pub pieces: Vec<PieceInfo>,
     /// Round number, from 1.
     pub round: u32,
-    /// The card players decide on now (`None` once the game is over).
+    /// The card players decide on now (null once the game is over).
     pub card: Option<Card>,
     /// The card blocked by the blocking card just before this round's card.
     pub blocked: Option<Card>,
