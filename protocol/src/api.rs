@@ -8,7 +8,7 @@
 //!
 //! Errors are `{"code": "...", "message": "..."}` with a 4xx status.
 
-use crate::{TableSettings, TableStatus};
+use crate::{ErrorCode, TableSettings, TableStatus};
 use engine::{Outcome, Seat};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -75,6 +75,7 @@ pub struct GameRecord {
     #[ts(type = "unknown")]
     pub options: Value,
     #[ts(optional)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub first_seat: Option<Seat>,
     pub names: Vec<String>,
     /// The move log (`engine::Entry` values).
@@ -84,5 +85,13 @@ pub struct GameRecord {
     #[ts(type = "unknown[]")]
     pub views: Vec<Value>,
     #[ts(optional)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub outcome: Option<Outcome>,
+}
+
+/// The body of every 4xx/5xx answer of the HTTP API.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct ApiError {
+    pub code: ErrorCode,
+    pub message: String,
 }

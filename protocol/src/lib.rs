@@ -34,14 +34,17 @@ pub enum ClientMsg {
     /// link when the table is private.
     Hello {
         #[ts(optional)]
+        #[serde(default, skip_serializing_if = "Option::is_none")]
         token: Option<String>,
         #[ts(optional)]
+        #[serde(default, skip_serializing_if = "Option::is_none")]
         code: Option<String>,
         name: String,
     },
     /// Take a free seat (the lowest free one when `seat` is absent).
     TakeSeat {
         #[ts(optional)]
+        #[serde(default, skip_serializing_if = "Option::is_none")]
         seat: Option<Seat>,
     },
     /// Give up one's seat before the game starts.
@@ -77,7 +80,8 @@ pub enum ClientMsg {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum ServerMsg {
-    /// Answer to `hello`: who you are at this table.
+    /// Answer to `hello`: who you are at this table. Sent again whenever `you`
+    /// changes (a seat taken, left or lost to a kick).
     Welcome {
         you: You,
         table: TableInfo,
@@ -102,6 +106,7 @@ pub enum ServerMsg {
         patch: Vec<Value>,
         awaiting: AwaitingInfo,
         #[ts(optional)]
+        #[serde(default, skip_serializing_if = "Option::is_none")]
         outcome: Option<Outcome>,
     },
     /// The move with this `id` was committed and applied.
@@ -123,9 +128,11 @@ pub enum ServerMsg {
         code: ErrorCode,
         message: String,
         #[ts(optional)]
+        #[serde(default, skip_serializing_if = "Option::is_none")]
         id: Option<u64>,
         /// The game's own code when `code` is `illegal_move` (`not_adjacent`, ...).
         #[ts(optional)]
+        #[serde(default, skip_serializing_if = "Option::is_none")]
         rule: Option<String>,
     },
 }
@@ -171,6 +178,12 @@ pub enum ErrorCode {
     BadChat,
     /// The store is unavailable; nothing was applied. Try again.
     TryAgain,
+    /// The display name is empty or too long.
+    BadName,
+    /// There is no seat with that number at this table.
+    NoSuchSeat,
+    /// The request is not allowed for a spectator (or a visitor without a seat).
+    Spectator,
 }
 
 /// The recipient at this table.
@@ -178,8 +191,10 @@ pub enum ErrorCode {
 pub struct You {
     /// Seat token: keep it (per table) to get the seat back after a reload.
     #[ts(optional)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub token: Option<String>,
     #[ts(optional)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub seat: Option<Seat>,
     pub is_host: bool,
     pub name: String,
@@ -195,6 +210,7 @@ pub struct TableSettings {
     pub options: Value,
     /// Per-turn time limit in seconds; none when absent.
     #[ts(optional)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub turn_seconds: Option<u32>,
     pub spectators_allowed: bool,
     /// Listed in the public lobby. Private tables are never listed.
@@ -218,13 +234,16 @@ pub struct TableInfo {
     pub settings: TableSettings,
     pub seats: Vec<SeatInfo>,
     #[ts(optional)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub host_seat: Option<Seat>,
     /// Number of spectators watching.
     pub spectators: u32,
     /// Invite links' codes, only sent to the seated players.
     #[ts(optional)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub invite_code: Option<String>,
     #[ts(optional)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub spectator_code: Option<String>,
 }
 
@@ -255,6 +274,7 @@ pub struct AwaitingInfo {
     pub seats: Vec<Seat>,
     /// Milliseconds left on the running timer, if any, when this was sent.
     #[ts(optional)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub timer_ms: Option<u64>,
 }
 
@@ -267,6 +287,7 @@ pub struct GameSnapshot {
     pub view: Value,
     pub awaiting: AwaitingInfo,
     #[ts(optional)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub outcome: Option<Outcome>,
 }
 
@@ -274,6 +295,7 @@ pub struct GameSnapshot {
 pub struct ChatLine {
     pub name: String,
     #[ts(optional)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub seat: Option<Seat>,
     pub text: String,
     /// Milliseconds since the Unix epoch.

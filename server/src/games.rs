@@ -1,0 +1,275 @@
+//! Games behind one object-safe interface.
+//!
+//! The room machinery knows nothing of any particular game: it holds a
+//! `Box<dyn ErasedGame>` and talks JSON values. [`Adapter`] wraps any
+//! [`engine::Game`] and does the serde work at this edge: a wire move becomes a
+//! game move only through a decode that either yields a typed move or a
+//! [`MoveError::BadMove`]. [`Registry`] lists the game kinds this server hosts.
+
+use engine::{Awaiting, BotLevel, Entry, Game, GameRng, Illegal, Outcome, Seat, Setup, Viewer};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use std::collections::BTreeMap;
+use std::marker::PhantomData;
+use std::ops::RangeInclusive;
+use std::sync::Arc;
+
+/// What a game is started from, as stored in the database (`game.setup`). The seed
+/// lives here and never leaves the server while the game runs.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SetupDoc {
+    pub seats: u8,
+    pub seed: u64,
+    pub options: Value,
+    pub first_seat: Option<Seat>,
+    /// Display names by seat at the start (for the game record).
+    #[serde(default)]
+    pub names: Vec<String>,
+}
+
+/// A move or log entry was refused.
+#[derive(Clone, Debug, PartialEq)]
+pub enum MoveError {
+    /// The JSON does not describe a move (or entry) of this game.
+    BadMove(String),
+    /// The game refused it.
+    Illegal(Illegal),
+}
+
+/// The result of applying a move to a copy of the state.
+pub struct Applied {
+    pub state: Box<dyn ErasedGame>,
+    /// The log line (`engine::Entry` as JSON), exactly as it will be replayed.
+    pub entry: Value,
+    /// Public events.
+    pub events: Vec<Value>,
+}
+
+/// A running game of any kind.
+pub trait ErasedGame: Send + Sync {
+    fn awaiting(&self) -> Awaiting;
+    fn view(&self, viewer: Viewer) -> Value;
+    fn outcome(&self) -> Option<Outcome>;
+    fn legal_moves(&self, seat: Seat) -> Vec<Value>;
+    /// Decodes and applies `seat`'s move to a copy; `self` is never changed.
+    fn try_move(&self, seat: Seat, mv: &Value) -> Result<Applied, MoveError>;
+    /// Applies one log entry (a move or a timeout) to a copy.
+    fn try_entry(&self, entry: &Value) -> Result<Applied, MoveError>;
+    /// A bot's move for `seat`, as JSON.
+    fn bot_move(&self, seat: Seat, level: BotLevel, rng: &mut GameRng) -> Option<Value>;
+}
+
+/// A kind of game this server can host.
+pub trait GameKind: Send + Sync {
+    fn id(&self) -> &'static str;
+    fn name(&self) -> &'static str;
+    fn seats(&self) -> RangeInclusive<u8>;
+    fn default_options(&self) -> Value;
+    /// Checks a seat count and options for this game.
+    fn check(&self, seats: u8, options: &Value) -> Result<(), String>;
+    /// Starts a game.
+    fn start(&self, setup: &SetupDoc) -> Result<Box<dyn ErasedGame>, String>;
+    /// Rebuilds a game from its setup and move log (`engine::replay`).
+    fn replay(&self, setup: &SetupDoc, entries: &[Value]) -> Result<Box<dyn ErasedGame>, String>;
+    /// TypeScript declarations of the game's Options, Move, View and Event and
+    /// everything they use, by type name.
+    fn ts_decls(&self, cfg: &ts_rs::Config, out: &mut BTreeMap<String, String>);
+}
+
+/// Wraps an [`engine::Game`] as an [`ErasedGame`] / [`GameKind`].
+pub struct Adapter<G>(PhantomData<fn() -> G>);
+
+impl<G> Adapter<G> {
+    pub fn kind() -> Arc<dyn GameKind>
+    where
+        G: Game,
+        G::Options: ts_rs::TS + 'static,
+        G::Move: ts_rs::TS + 'static,
+        G::View: ts_rs::TS + 'static,
+        G::Event: ts_rs::TS + 'static,
+    {
+        Arc::new(Adapter::<G>(PhantomData))
+    }
+}
+
+struct Running<G>(G);
+
+fn to_value<T: Serialize>(v: &T) -> Value {
+    // Serializing our own plain data types cannot fail (no maps with non-string keys).
+    serde_json::to_value(v).unwrap_or(Value::Null)
+}
+
+fn typed_setup<G: Game>(setup: &SetupDoc) -> Result<Setup<G::Options>, String> {
+    let options: G::Options = serde_json::from_value(setup.options.clone())
+        .map_err(|e| format!("options do not fit this game: {e}"))?;
+    Ok(Setup {
+        seats: setup.seats,
+        seed: setup.seed,
+        options,
+        first_seat: setup.first_seat,
+    })
+}
+
+impl<G: Game> Running<G> {
+    fn applied(&self, next: G, entry: &Entry<G::Move>, events: Vec<G::Event>) -> Applied {
+        Applied {
+            state: Box::new(Running(next)),
+            entry: to_value(entry),
+            events: events.iter().map(to_value).collect(),
+        }
+    }
+}
+
+impl<G: Game> ErasedGame for Running<G> {
+    fn awaiting(&self) -> Awaiting {
+        self.0.awaiting()
+    }
+
+    fn view(&self, viewer: Viewer) -> Value {
+        to_value(&self.0.view(viewer))
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        self.0.outcome()
+    }
+
+    fn legal_moves(&self, seat: Seat) -> Vec<Value> {
+        self.0.legal_moves(seat).iter().map(to_value).collect()
+    }
+
+    fn try_move(&self, seat: Seat, mv: &Value) -> Result<Applied, MoveError> {
+        let mv: G::Move = serde_json::from_value(mv.clone())
+            .map_err(|e| MoveError::BadMove(format!("not a move of this game: {e}")))?;
+        let mut next = self.0.clone();
+        let events = next.apply(seat, &mv).map_err(MoveError::Illegal)?;
+        Ok(self.applied(next, &Entry::Move { seat, mv }, events))
+    }
+
+    fn try_entry(&self, entry: &Value) -> Result<Applied, MoveError> {
+        let entry: Entry<G::Move> = serde_json::from_value(entry.clone())
+            .map_err(|e| MoveError::BadMove(format!("not a log entry of this game: {e}")))?;
+        let mut next = self.0.clone();
+        let events = engine::apply_entry(&mut next, &entry).map_err(MoveError::Illegal)?;
+        Ok(self.applied(next, &entry, events))
+    }
+
+    fn bot_move(&self, seat: Seat, level: BotLevel, rng: &mut GameRng) -> Option<Value> {
+        self.0.bot_move(seat, level, rng).map(|m| to_value(&m))
+    }
+}
+
+/// Collects TypeScript declarations of a type and everything it depends on.
+pub struct DeclCollector<'a> {
+    pub cfg: &'a ts_rs::Config,
+    pub out: &'a mut BTreeMap<String, String>,
+}
+
+impl ts_rs::TypeVisitor for DeclCollector<'_> {
+    fn visit<T: ts_rs::TS + 'static + ?Sized>(&mut self) {
+        if ts_rs::Dependency::from_ty::<T>(self.cfg).is_none() {
+            return;
+        }
+        let name = T::ident(self.cfg);
+        if self.out.contains_key(&name) {
+            return;
+        }
+        self.out.insert(name, T::decl(self.cfg));
+        T::visit_dependencies(self);
+    }
+}
+
+impl<G> GameKind for Adapter<G>
+where
+    G: Game,
+    G::Options: ts_rs::TS + 'static,
+    G::Move: ts_rs::TS + 'static,
+    G::View: ts_rs::TS + 'static,
+    G::Event: ts_rs::TS + 'static,
+{
+    fn id(&self) -> &'static str {
+        G::ID
+    }
+
+    fn name(&self) -> &'static str {
+        G::NAME
+    }
+
+    fn seats(&self) -> RangeInclusive<u8> {
+        G::SEATS
+    }
+
+    fn default_options(&self) -> Value {
+        to_value(&G::Options::default())
+    }
+
+    fn check(&self, seats: u8, options: &Value) -> Result<(), String> {
+        if !G::SEATS.contains(&seats) {
+            return Err(format!(
+                "{} is played by {} to {} players.",
+                G::NAME,
+                G::SEATS.start(),
+                G::SEATS.end()
+            ));
+        }
+        let setup = SetupDoc {
+            seats,
+            seed: 0,
+            options: options.clone(),
+            first_seat: None,
+            names: Vec::new(),
+        };
+        G::new(&typed_setup::<G>(&setup)?)
+            .map(|_| ())
+            .map_err(|e| e.0)
+    }
+
+    fn start(&self, setup: &SetupDoc) -> Result<Box<dyn ErasedGame>, String> {
+        let game = G::new(&typed_setup::<G>(setup)?).map_err(|e| e.0)?;
+        Ok(Box::new(Running(game)))
+    }
+
+    fn replay(&self, setup: &SetupDoc, entries: &[Value]) -> Result<Box<dyn ErasedGame>, String> {
+        let typed = typed_setup::<G>(setup)?;
+        let entries: Vec<Entry<G::Move>> = entries
+            .iter()
+            .enumerate()
+            .map(|(i, e)| {
+                serde_json::from_value(e.clone()).map_err(|err| format!("entry {i}: {err}"))
+            })
+            .collect::<Result<_, _>>()?;
+        let game = engine::replay::<G>(&typed, &entries).map_err(|e| e.to_string())?;
+        Ok(Box::new(Running(game)))
+    }
+
+    fn ts_decls(&self, cfg: &ts_rs::Config, out: &mut BTreeMap<String, String>) {
+        use ts_rs::TypeVisitor;
+        let mut c = DeclCollector { cfg, out };
+        c.visit::<G::Options>();
+        c.visit::<G::Move>();
+        c.visit::<G::View>();
+        c.visit::<G::Event>();
+    }
+}
+
+/// The game kinds this server hosts, by id.
+#[derive(Clone)]
+pub struct Registry {
+    kinds: Vec<Arc<dyn GameKind>>,
+}
+
+impl Registry {
+    /// Every game of this build.
+    pub fn all() -> Registry {
+        Registry {
+            kinds: vec![Adapter::<tic_tac_toe::TicTacToe>::kind()],
+        }
+    }
+
+    pub fn get(&self, id: &str) -> Option<Arc<dyn GameKind>> {
+        self.kinds.iter().find(|k| k.id() == id).cloned()
+    }
+
+    pub fn kinds(&self) -> &[Arc<dyn GameKind>] {
+        &self.kinds
+    }
+}

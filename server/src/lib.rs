@@ -1,0 +1,376 @@
+//! CityTable's authoritative game server.
+//!
+//! Layout:
+//! - [`run`] opens the store, rebuilds every unfinished game from its move log,
+//!   serves [`app`] until shutdown, then lets every room finish what it acknowledged.
+//! - `room`: one actor task per table (lobby, game, timers, bots, fan-out).
+//! - `ws`: a WebSocket connection (reader and writer tasks, limits, `hello`).
+//! - `http`: the JSON API under `/api`, health, readiness and metrics.
+//! - `games`: games behind an object-safe adapter, and the registry of kinds.
+//! - `db`: the store contract as a trait (`store` crate, or memory for tests).
+//! - `codes`: invite codes and seat tokens. `web`: the embedded browser client.
+//! - `typegen`: the TypeScript declarations of the protocol and every game.
+
+pub mod codes;
+pub mod db;
+pub mod games;
+mod http;
+pub mod metrics;
+pub mod room;
+pub mod typegen;
+mod web;
+mod ws;
+
+use std::collections::{BTreeMap, HashMap};
+use std::net::{IpAddr, SocketAddr};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use axum::Router;
+use protocol::api::PublicTable;
+use tokio::net::TcpListener;
+use tokio::sync::{mpsc, oneshot};
+use tokio::time::Instant;
+use uuid::Uuid;
+
+use crate::db::{Db, GameRow, MoveRow, StoreDb, TableRow};
+use crate::games::Registry;
+use crate::room::{Room, RoomInit, RoomMsg, TableDoc};
+
+pub use crate::room::bot_seed;
+
+/// How the server runs.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// Postgres URL; SQLite in `data_dir` when absent.
+    pub database_url: Option<String>,
+    pub data_dir: PathBuf,
+    /// Pause before a bot moves, so people can follow (0 in tests).
+    pub bot_delay: Duration,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            database_url: None,
+            data_dir: PathBuf::from("./data"),
+            bot_delay: Duration::from_millis(700),
+        }
+    }
+}
+
+/// Capacity of a room's inbox.
+const ROOM_INBOX: usize = 256;
+/// Messages queued for one connection before it is considered too slow and closed.
+pub const OUT_QUEUE: usize = 256;
+/// Failed code lookups allowed per IP address per minute.
+const MAX_MISSES_PER_MINUTE: u32 = 30;
+
+/// What every room and request shares.
+pub struct Shared {
+    pub db: Arc<dyn Db>,
+    pub games: Registry,
+    pub config: Config,
+    pub metrics: metrics::Metrics,
+    /// Live rooms by invite and spectator code.
+    rooms: Mutex<HashMap<String, RoomEntry>>,
+    /// Public tables for the lobby listing, kept current by their rooms.
+    pub lobby: Mutex<BTreeMap<Uuid, PublicTable>>,
+    misses: Mutex<HashMap<IpAddr, (Instant, u32)>>,
+    next_conn: AtomicU64,
+}
+
+#[derive(Clone)]
+struct RoomEntry {
+    tx: mpsc::Sender<RoomMsg>,
+    /// The code is the spectator code.
+    spectator: bool,
+}
+
+/// The server's state, cheap to clone.
+#[derive(Clone)]
+pub struct AppState(pub Arc<Shared>);
+
+/// Why the server could not start.
+#[derive(Debug, thiserror::Error)]
+pub enum StartError {
+    #[error("store: {0}")]
+    Store(#[from] db::StoreError),
+    #[error("io: {0}")]
+    Io(#[from] std::io::Error),
+}
+
+/// Milliseconds since the Unix epoch.
+pub fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
+        .unwrap_or(0)
+}
+
+/// A token bucket: `burst` tokens, refilled at `per_second`.
+pub struct Bucket {
+    tokens: f64,
+    burst: f64,
+    per_second: f64,
+    at: Instant,
+}
+
+impl Bucket {
+    pub fn new(burst: f64, per_second: f64) -> Bucket {
+        Bucket {
+            tokens: burst,
+            burst,
+            per_second,
+            at: Instant::now(),
+        }
+    }
+
+    /// Takes a token if there is one.
+    pub fn take(&mut self) -> bool {
+        let now = Instant::now();
+        let refill = now.duration_since(self.at).as_secs_f64() * self.per_second;
+        self.tokens = (self.tokens + refill).min(self.burst);
+        self.at = now;
+        if self.tokens >= 1.0 {
+            self.tokens -= 1.0;
+            true
+        } else {
+            false
+        }
+    }
+}
+
+impl AppState {
+    pub fn new(db: Arc<dyn Db>, config: Config) -> AppState {
+        AppState(Arc::new(Shared {
+            db,
+            games: Registry::all(),
+            config,
+            metrics: metrics::Metrics::new(),
+            rooms: Mutex::new(HashMap::new()),
+            lobby: Mutex::new(BTreeMap::new()),
+            misses: Mutex::new(HashMap::new()),
+            next_conn: AtomicU64::new(1),
+        }))
+    }
+
+    fn next_conn(&self) -> u64 {
+        self.0.next_conn.fetch_add(1, Ordering::Relaxed)
+    }
+
+    /// Starts a room task for a table and registers its codes.
+    fn spawn_room(
+        &self,
+        init: RoomInit,
+    ) -> Result<(mpsc::Sender<RoomMsg>, String, String), String> {
+        let room = Room::new(self.0.clone(), init)?;
+        let (tx, rx) = mpsc::channel(ROOM_INBOX);
+        let invite = room.invite_code().to_owned();
+        let spectate = room.spectator_code().to_owned();
+        {
+            let Ok(mut rooms) = self.0.rooms.lock() else {
+                return Err("room registry poisoned".into());
+            };
+            if let Some(existing) = rooms.get(&invite) {
+                // Someone else loaded it first.
+                return Ok((existing.tx.clone(), invite, spectate));
+            }
+            rooms.insert(
+                invite.clone(),
+                RoomEntry {
+                    tx: tx.clone(),
+                    spectator: false,
+                },
+            );
+            rooms.insert(
+                spectate.clone(),
+                RoomEntry {
+                    tx: tx.clone(),
+                    spectator: true,
+                },
+            );
+        }
+        self.0.metrics.rooms.inc();
+        tokio::spawn(room.run(rx));
+        Ok((tx, invite, spectate))
+    }
+
+    /// Builds a room from stored rows.
+    fn room_from_rows(
+        &self,
+        table: TableRow,
+        game: Option<(GameRow, Vec<MoveRow>)>,
+    ) -> Result<mpsc::Sender<RoomMsg>, String> {
+        let kind = self
+            .0
+            .games
+            .get(&table.game)
+            .ok_or_else(|| format!("unknown game {}", table.game))?;
+        let doc: TableDoc =
+            serde_json::from_value(table.doc.clone()).map_err(|e| format!("table doc: {e}"))?;
+        let init = RoomInit {
+            table,
+            doc,
+            kind,
+            game,
+        };
+        self.spawn_room(init).map(|(tx, _, _)| tx)
+    }
+
+    /// Rebuilds every unfinished table from the store.
+    pub async fn recover(&self) -> Result<usize, StartError> {
+        let recovered = self.0.db.load_unfinished().await?;
+        let mut n = 0;
+        for r in recovered {
+            let id = r.table.id;
+            let moves = r.moves.len();
+            match self.room_from_rows(r.table, r.game.map(|g| (g, r.moves))) {
+                Ok(_) => {
+                    n += 1;
+                    tracing::info!(table = %id, moves, "table recovered");
+                }
+                Err(e) => tracing::error!(table = %id, error = %e, "table could not be recovered"),
+            }
+        }
+        Ok(n)
+    }
+
+    /// Whether this IP address has looked up too many wrong codes lately.
+    fn too_many_misses(&self, ip: IpAddr) -> bool {
+        let Ok(misses) = self.0.misses.lock() else {
+            return false;
+        };
+        misses.get(&ip).is_some_and(|(since, n)| {
+            since.elapsed() < Duration::from_secs(60) && *n >= MAX_MISSES_PER_MINUTE
+        })
+    }
+
+    fn record_miss(&self, ip: IpAddr) {
+        let Ok(mut misses) = self.0.misses.lock() else {
+            return;
+        };
+        if misses.len() > 100_000 {
+            misses.retain(|_, (since, _)| since.elapsed() < Duration::from_secs(60));
+        }
+        let entry = misses.entry(ip).or_insert((Instant::now(), 0));
+        if entry.0.elapsed() >= Duration::from_secs(60) {
+            *entry = (Instant::now(), 0);
+        }
+        entry.1 += 1;
+    }
+
+    /// Finds the room of a code (loading a finished table from the store if need
+    /// be). `Ok(None)` when no table has that code.
+    async fn room_by_code(
+        &self,
+        code: &str,
+        ip: IpAddr,
+    ) -> Result<Option<(mpsc::Sender<RoomMsg>, bool)>, LookupError> {
+        if self.too_many_misses(ip) {
+            return Err(LookupError::RateLimited);
+        }
+        if !codes::plausible_code(code) {
+            self.record_miss(ip);
+            return Ok(None);
+        }
+        let live = self
+            .0
+            .rooms
+            .lock()
+            .ok()
+            .and_then(|rooms| rooms.get(code).cloned());
+        if let Some(entry) = live {
+            return Ok(Some((entry.tx, entry.spectator)));
+        }
+        let row = self.0.db.table_by_code(code).await.map_err(|e| {
+            tracing::warn!(error = %e, "looking up a code failed");
+            LookupError::Store
+        })?;
+        let Some(row) = row else {
+            self.record_miss(ip);
+            return Ok(None);
+        };
+        let spectator = row.spectator_code == code;
+        let game = self.0.db.latest_game(row.id).await.map_err(|e| {
+            tracing::warn!(error = %e, "loading a table failed");
+            LookupError::Store
+        })?;
+        let id = row.id;
+        match self.room_from_rows(row, game) {
+            Ok(tx) => Ok(Some((tx, spectator))),
+            Err(e) => {
+                tracing::error!(table = %id, error = %e, "table could not be loaded");
+                Err(LookupError::Store)
+            }
+        }
+    }
+
+    /// Asks every room to finish what is queued and stop.
+    pub async fn shutdown_rooms(&self) {
+        let txs: Vec<mpsc::Sender<RoomMsg>> = match self.0.rooms.lock() {
+            Ok(rooms) => rooms
+                .values()
+                .filter(|e| !e.spectator)
+                .map(|e| e.tx.clone())
+                .collect(),
+            Err(_) => Vec::new(),
+        };
+        for tx in txs {
+            let (done, wait) = oneshot::channel();
+            if tx.send(RoomMsg::Shutdown { done }).await.is_ok() {
+                let _ = tokio::time::timeout(Duration::from_secs(10), wait).await;
+            }
+        }
+    }
+}
+
+#[derive(Debug)]
+enum LookupError {
+    RateLimited,
+    Store,
+}
+
+/// The router: HTTP API, WebSocket, health, metrics and the web client.
+pub fn app(state: AppState) -> Router {
+    http::routes()
+        .merge(ws::routes())
+        .fallback(web::serve)
+        .with_state(state)
+}
+
+/// Opens the store named by `config` and serves until `shutdown` resolves.
+pub async fn run(
+    listener: TcpListener,
+    config: Config,
+    shutdown: impl std::future::Future<Output = ()> + Send + 'static,
+) -> Result<(), StartError> {
+    let store = store::Store::open(config.database_url.as_deref(), &config.data_dir).await?;
+    tracing::info!(store = store.kind(), "store open");
+    let db: Arc<dyn Db> = Arc::new(StoreDb::new(store));
+    serve(listener, db, config, shutdown).await
+}
+
+/// Serves with a given store: recovers unfinished games first, and on shutdown
+/// stops accepting, then lets every room flush what it acknowledged.
+pub async fn serve(
+    listener: TcpListener,
+    db: Arc<dyn Db>,
+    config: Config,
+    shutdown: impl std::future::Future<Output = ()> + Send + 'static,
+) -> Result<(), StartError> {
+    let state = AppState::new(db, config);
+    let n = state.recover().await?;
+    tracing::info!(tables = n, addr = ?listener.local_addr().ok(), "serving");
+    axum::serve(
+        listener,
+        app(state.clone()).into_make_service_with_connect_info::<SocketAddr>(),
+    )
+    .with_graceful_shutdown(shutdown)
+    .await?;
+    state.shutdown_rooms().await;
+    tracing::info!("stopped");
+    Ok(())
+}

@@ -1,0 +1,98 @@
+//! `citytable`: parses configuration (environment, then flags) and runs the server.
+//!
+//! Environment: `PORT` (8080), `DATABASE_URL` (SQLite in `DATA_DIR` when unset),
+//! `DATA_DIR` (`./data`), `BOT_DELAY_MS` (700), `RUST_LOG` (`info`).
+//! Flags override them: `--port`, `--database-url`, `--data-dir`, `--bot-delay-ms`.
+
+use std::time::Duration;
+
+use server::Config;
+
+fn usage() -> ! {
+    eprintln!(
+        "usage: citytable [--port N] [--database-url URL] [--data-dir DIR] [--bot-delay-ms N]"
+    );
+    std::process::exit(2)
+}
+
+fn parse<T: std::str::FromStr>(what: &str, value: &str) -> T {
+    value.parse().unwrap_or_else(|_| {
+        eprintln!("citytable: {what} must be a number, not {value:?}");
+        usage()
+    })
+}
+
+#[tokio::main]
+async fn main() {
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env()
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
+        )
+        .init();
+
+    let mut config = Config::default();
+    let mut port: u16 = 8080;
+    if let Ok(p) = std::env::var("PORT") {
+        port = parse("PORT", &p);
+    }
+    if let Ok(url) = std::env::var("DATABASE_URL") {
+        if !url.is_empty() {
+            config.database_url = Some(url);
+        }
+    }
+    if let Ok(dir) = std::env::var("DATA_DIR") {
+        config.data_dir = dir.into();
+    }
+    if let Ok(ms) = std::env::var("BOT_DELAY_MS") {
+        config.bot_delay = Duration::from_millis(parse("BOT_DELAY_MS", &ms));
+    }
+    let mut args = std::env::args().skip(1);
+    while let Some(flag) = args.next() {
+        let mut value = || args.next().unwrap_or_else(|| usage());
+        match flag.as_str() {
+            "--port" => port = parse("--port", &value()),
+            "--database-url" => config.database_url = Some(value()),
+            "--data-dir" => config.data_dir = value().into(),
+            "--bot-delay-ms" => {
+                config.bot_delay = Duration::from_millis(parse("--bot-delay-ms", &value()))
+            }
+            _ => usage(),
+        }
+    }
+
+    let listener = match tokio::net::TcpListener::bind(("0.0.0.0", port)).await {
+        Ok(l) => l,
+        Err(e) => {
+            tracing::error!(port, error = %e, "cannot listen");
+            std::process::exit(1);
+        }
+    };
+    if let Err(e) = server::run(listener, config, shutdown_signal()).await {
+        tracing::error!(error = %e, "server stopped with an error");
+        std::process::exit(1);
+    }
+}
+
+/// Resolves on ctrl-c or SIGTERM.
+async fn shutdown_signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let term = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut s) => {
+                s.recv().await;
+            }
+            Err(_) => std::future::pending().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let term = std::future::pending::<()>();
+    tokio::select! {
+        _ = ctrl_c => {},
+        _ = term => {},
+    }
+    tracing::info!("shutting down");
+}

@@ -1,0 +1,189 @@
+//! One WebSocket connection to a table: `/ws/{code}`.
+//!
+//! A reader task decodes client frames (size limit, rate limit, JSON shape) and
+//! forwards valid messages to the room's inbox; a writer task drains the
+//! connection's bounded outgoing queue. The room pushes with `try_send`, so a
+//! client that does not read cannot slow the room down: when its queue is full the
+//! room tells the writer to close, and the client resyncs when it reconnects.
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+use axum::Router;
+use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
+use axum::extract::{ConnectInfo, Path, State};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use futures_util::{SinkExt, StreamExt};
+use protocol::{ClientMsg, ErrorCode, MAX_FRAME_BYTES};
+use tokio::sync::{Notify, mpsc, oneshot};
+use tokio::time::Instant;
+
+use crate::http::ApiErr;
+use crate::room::{Outbox, RoomMsg, error_msg};
+use crate::{AppState, Bucket, LookupError, OUT_QUEUE};
+
+/// Messages per second a connection may send, and the burst it may save up.
+const RATE_PER_SECOND: f64 = 20.0;
+const RATE_BURST: f64 = 40.0;
+/// Refused messages after which a flooding connection is closed.
+const MAX_STRIKES: u32 = 200;
+
+pub fn routes() -> Router<AppState> {
+    Router::new().route("/ws/{code}", get(upgrade))
+}
+
+async fn upgrade(
+    State(app): State<AppState>,
+    Path(code): Path<String>,
+    ConnectInfo(addr): ConnectInfo<SocketAddr>,
+    ws: WebSocketUpgrade,
+) -> Response {
+    let room = match app.room_by_code(&code, addr.ip()).await {
+        Ok(Some(room)) => room,
+        Ok(None) => return ApiErr::no_such_table().into_response(),
+        Err(LookupError::RateLimited) => return ApiErr::rate_limited().into_response(),
+        Err(LookupError::Store) => return ApiErr::try_again().into_response(),
+    };
+    // Frames up to four times the limit are read and answered with
+    // `frame_too_large`; anything bigger is cut off by the WebSocket layer.
+    ws.max_message_size(MAX_FRAME_BYTES * 4)
+        .max_frame_size(MAX_FRAME_BYTES * 4)
+        .on_upgrade(move |socket| connection(app, room, socket))
+}
+
+async fn connection(
+    app: AppState,
+    (room, spectator_link): (mpsc::Sender<RoomMsg>, bool),
+    socket: WebSocket,
+) {
+    let conn = app.next_conn();
+    let (mut sink, mut stream) = socket.split();
+    let (tx, mut rx) = mpsc::channel::<Utf8Bytes>(OUT_QUEUE);
+    let close = Arc::new(Notify::new());
+    let out = Outbox {
+        tx: tx.clone(),
+        close: close.clone(),
+    };
+
+    let writer = tokio::spawn(async move {
+        loop {
+            tokio::select! {
+                biased;
+                _ = close.notified() => break,
+                msg = rx.recv() => match msg {
+                    Some(text) => {
+                        if sink.send(Message::Text(text)).await.is_err() {
+                            return;
+                        }
+                    }
+                    None => break,
+                },
+            }
+        }
+        let _ = sink
+            .send(Message::Close(Some(CloseFrame {
+                code: 1000,
+                reason: Utf8Bytes::from_static("bye"),
+            })))
+            .await;
+    });
+
+    let mut joined = false;
+    let mut bucket = Bucket::new(RATE_BURST, RATE_PER_SECOND);
+    let mut strikes = 0u32;
+    let refuse = |code: ErrorCode, message: &str| {
+        // If even an error does not fit, the writer is far behind; the room
+        // closes such connections anyway.
+        let _ = out.tx.try_send(error_msg(code, message, None, None));
+    };
+    while let Some(frame) = stream.next().await {
+        let Ok(frame) = frame else {
+            break;
+        };
+        let text = match frame {
+            Message::Text(text) => text,
+            Message::Binary(_) => {
+                refuse(ErrorCode::BadMessage, "Messages are JSON text frames.");
+                continue;
+            }
+            Message::Close(_) => break,
+            Message::Ping(_) | Message::Pong(_) => continue,
+        };
+        if text.len() > MAX_FRAME_BYTES {
+            refuse(
+                ErrorCode::FrameTooLarge,
+                &format!("Messages are at most {MAX_FRAME_BYTES} bytes."),
+            );
+            break;
+        }
+        if !bucket.take() {
+            strikes += 1;
+            if strikes > MAX_STRIKES {
+                break;
+            }
+            refuse(ErrorCode::RateLimited, "Too many messages. Slow down.");
+            continue;
+        }
+        let msg: ClientMsg = match serde_json::from_str(text.as_str()) {
+            Ok(msg) => msg,
+            Err(_) => {
+                refuse(
+                    ErrorCode::BadMessage,
+                    "That is not a message this server understands.",
+                );
+                continue;
+            }
+        };
+        match (joined, msg) {
+            (
+                false,
+                ClientMsg::Hello {
+                    token,
+                    code: _,
+                    name,
+                },
+            ) => {
+                let (reply, answer) = oneshot::channel();
+                let join = RoomMsg::Join {
+                    conn,
+                    token,
+                    name,
+                    spectator_link,
+                    out: out.clone(),
+                    reply,
+                };
+                if room.send(join).await.is_err() {
+                    break;
+                }
+                joined = answer.await.unwrap_or(false);
+            }
+            (false, _) => refuse(ErrorCode::HelloFirst, "Say hello first."),
+            (true, msg) => {
+                let msg = RoomMsg::Client {
+                    conn,
+                    msg,
+                    received: Instant::now(),
+                };
+                if room.send(msg).await.is_err() {
+                    break;
+                }
+            }
+        }
+    }
+    if joined {
+        let _ = room.send(RoomMsg::Leave { conn }).await;
+        app.0.metrics.connections.dec();
+    }
+    drop(out);
+    drop(tx);
+    // The room dropped its copy of the queue on Leave; the writer sends what is
+    // left, then the close frame.
+    let abort = writer.abort_handle();
+    if tokio::time::timeout(std::time::Duration::from_secs(5), writer)
+        .await
+        .is_err()
+    {
+        abort.abort();
+    }
+}
