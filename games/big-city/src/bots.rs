@@ -13,12 +13,83 @@ impl BigCity {
             return None;
         }
         match level {
+            BotLevel::Random if self.step == Step::Action => Some(self.random_action(seat, rng)),
             BotLevel::Random => {
                 let moves = self.legal_moves(seat);
                 rng.choose(&moves).cloned()
             }
             BotLevel::Greedy => self.greedy(seat, rng),
         }
+    }
+
+    /// A uniform choice among the legal actions, without building the long lists
+    /// (placements, exchanges, trade offers) that the choice does not need.
+    fn random_action(&self, seat: Seat, rng: &mut GameRng) -> Move {
+        let hand = self.hand(seat);
+        let mut small: Vec<Move> = Vec::new();
+        if !self.options.useless_must_be_exchanged {
+            for &c in hand {
+                if self.is_useless(c) {
+                    small.push(Move::DiscardUseless { card: c });
+                }
+            }
+        }
+        self.build_moves(seat, &mut small);
+        let cars = self.streetcar_edges();
+        let places = if self.city_hall_built() {
+            self.placements.len()
+        } else {
+            0
+        };
+        let h = hand.len();
+        let exchanges = (1usize << h) - 1;
+        let offers = if self.options.trade_cards {
+            (h + h * h.saturating_sub(1) / 2) * 37
+        } else {
+            0
+        };
+        let total = small.len() + cars.len() + places + exchanges + offers + 1;
+        let mut r = rng.below(total);
+        if r < small.len() {
+            return small.swap_remove(r);
+        }
+        r -= small.len();
+        if let Some(e) = cars.get(r) {
+            return Move::Streetcar {
+                segment: e.segment(),
+            };
+        }
+        r -= cars.len();
+        if r < places {
+            let t = self.placements[r];
+            return Move::PlaceNeighborhood {
+                neighborhood: t.neighborhood,
+                x: t.x,
+                y: t.y,
+                rotation: t.rotation,
+            };
+        }
+        r -= places;
+        if r < exchanges {
+            let mask = r + 1;
+            let cards = (0..h)
+                .filter(|i| mask & (1 << i) != 0)
+                .map(|i| hand[i])
+                .collect();
+            return Move::Exchange { cards };
+        }
+        r -= exchanges;
+        if r < offers {
+            let subsets = crate::moves::subsets(hand, 1, 2);
+            let wanted = crate::moves::wanted_lists();
+            if let (Some(cards), Some(w)) = (subsets.get(r / 37), wanted.get(r % 37)) {
+                return Move::TradeOffer {
+                    cards: cards.clone(),
+                    wanted: w.clone(),
+                };
+            }
+        }
+        Move::Pass
     }
 
     fn greedy(&self, seat: Seat, rng: &mut GameRng) -> Option<Move> {

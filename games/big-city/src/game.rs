@@ -87,6 +87,186 @@ fn wrong_step() -> Illegal {
     )
 }
 
+/// Why a check failed, cheap to build; turned into an [`Illegal`] with its
+/// sentence only when a move is actually refused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Fail {
+    pub code: &'static str,
+    pub arg: u8,
+    pub piece: Option<Piece>,
+}
+
+impl Fail {
+    fn new(code: &'static str) -> Self {
+        Fail {
+            code,
+            arg: 0,
+            piece: None,
+        }
+    }
+
+    fn arg(code: &'static str, arg: u8) -> Self {
+        Fail {
+            code,
+            arg,
+            piece: None,
+        }
+    }
+
+    fn piece(code: &'static str, piece: Piece) -> Self {
+        Fail {
+            code,
+            arg: 0,
+            piece: Some(piece),
+        }
+    }
+
+    /// The public error, with a sentence that names only the mover's own cards.
+    pub(crate) fn illegal(self) -> Illegal {
+        let a = self.arg;
+        let name = self.piece.map_or("piece", |p| p.name());
+        let size = self.piece.map_or(0, |p| p.shape().size());
+        let (code, message) = match self.code {
+            "bad_stack" => ("bad_stack", "Stacks are numbered 1 to 8.".to_string()),
+            "stack_empty" => ("stack_empty", format!("Stack {a} is empty.")),
+            "stack_limit" => (
+                "stack_limit",
+                format!("You already drew two cards from stack {a} this turn."),
+            ),
+            "stack_not_in_city" => (
+                "stack_not_in_city",
+                format!("Neighborhood {a} is not in the city yet, so its stack is closed."),
+            ),
+            "wrong_size" => ("wrong_shape", format!("A {name} covers {size} properties.")),
+            "duplicate_cells" => ("duplicate_cells", "A property is listed twice.".to_string()),
+            "cell_not_in_city" => (
+                "cell_not_in_city",
+                format!("Property {a} is not in the city."),
+            ),
+            "cell_covered" => ("cell_covered", format!("Property {a} is already built on.")),
+            "wrong_shape" => (
+                "wrong_shape",
+                format!("Those properties do not have the shape of a {name}."),
+            ),
+            "crosses_streetcar" => (
+                "crosses_streetcar",
+                "A building may not be placed across a streetcar.".to_string(),
+            ),
+            "piece_unavailable" => (
+                "piece_unavailable",
+                format!("No {name} is left in the supply."),
+            ),
+            "needs_city_hall" => (
+                "needs_city_hall",
+                format!("A {name} needs city hall in the city first."),
+            ),
+            "needs_city_hall_streetcar" => (
+                "needs_city_hall",
+                "The streetcar line needs city hall in the city first.".to_string(),
+            ),
+            "special_card_not_held" => (
+                "special_card_not_held",
+                format!("You need the {name} card."),
+            ),
+            "park_outskirts" => (
+                "park_outskirts",
+                "A park may have at most one property on the outskirts.".to_string(),
+            ),
+            "factory_outskirts" => (
+                "factory_outskirts",
+                "A factory needs at least two properties on the outskirts.".to_string(),
+            ),
+            "cards_not_held" => (
+                "cards_not_held",
+                format!("You do not hold the card of property {a}."),
+            ),
+            "city_hall_outskirts" => (
+                "city_hall_outskirts",
+                "City hall must be in the center of the city.".to_string(),
+            ),
+            "church_not_double" => (
+                "church_not_double",
+                "A church needs a double-numbered property (11, 22, ... 88).".to_string(),
+            ),
+            "church_not_last" => (
+                "church_not_last",
+                format!("A church must be the last building of neighborhood {a}."),
+            ),
+            "cinema_prerequisite" => (
+                "cinema_prerequisite",
+                "A cinema needs at least two residences next to it.".to_string(),
+            ),
+            "post_office_prerequisite" => (
+                "post_office_prerequisite",
+                "A post office needs a residence and a business next to it.".to_string(),
+            ),
+            "bank_prerequisite" => (
+                "bank_prerequisite",
+                "A bank needs at least two businesses next to it.".to_string(),
+            ),
+            "shopping_center_prerequisite" => (
+                "shopping_center_prerequisite",
+                "A shopping center needs a residence, a business, a special building and the streetcar line next to it.".to_string(),
+            ),
+            "bad_segment" => (
+                "bad_segment",
+                "A street segment joins two grid points one unit apart.".to_string(),
+            ),
+            "no_streetcars_left" => (
+                "no_streetcars_left",
+                "All 17 streetcars are placed.".to_string(),
+            ),
+            "street_not_in_city" => (
+                "street_not_in_city",
+                "That segment is not a street of the city.".to_string(),
+            ),
+            "street_closed" => (
+                "street_closed",
+                "A streetcar may not run across a building, park or factory.".to_string(),
+            ),
+            "streetcar_taken" => (
+                "streetcar_taken",
+                "A streetcar already runs there.".to_string(),
+            ),
+            "streetcar_not_connected" => (
+                "streetcar_not_connected",
+                "A new streetcar must extend the line.".to_string(),
+            ),
+            "single_line" => (
+                "single_line",
+                "The line must stay one path: extend it at one of its two ends, without loops."
+                    .to_string(),
+            ),
+            "limited_line" => (
+                "limited_line",
+                "A streetcar must border a property with a building, park or factory.".to_string(),
+            ),
+            other => (other, "That move is not allowed.".to_string()),
+        };
+        Illegal::new(code, message)
+    }
+}
+
+/// The cells of a footprint (at most four), without allocating.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Footprint {
+    cells: [Cell; 4],
+    len: usize,
+}
+
+impl Footprint {
+    fn push(&mut self, c: Cell) {
+        if self.len < 4 {
+            self.cells[self.len] = c;
+            self.len += 1;
+        }
+    }
+
+    pub(crate) fn as_slice(&self) -> &[Cell] {
+        &self.cells[..self.len]
+    }
+}
+
 /// Hand size (C2).
 pub fn hand_size(seats: u8) -> usize {
     if seats >= 5 { 6 } else { 5 }
@@ -266,25 +446,19 @@ impl BigCity {
             .collect()
     }
 
-    fn stack_allowed(&self, stack: u8) -> Result<(), Illegal> {
+    fn stack_allowed(&self, stack: u8) -> Result<(), Fail> {
         if !(1..=8).contains(&stack) {
-            return Err(ill("bad_stack", "Stacks are numbered 1 to 8."));
+            return Err(Fail::new("bad_stack"));
         }
         let i = usize::from(stack - 1);
         if self.stacks[i].is_empty() {
-            return Err(ill("stack_empty", format!("Stack {stack} is empty.")));
+            return Err(Fail::arg("stack_empty", stack));
         }
         if self.drawn[i] >= 2 {
-            return Err(ill(
-                "stack_limit",
-                format!("You already drew two cards from stack {stack} this turn."),
-            ));
+            return Err(Fail::arg("stack_limit", stack));
         }
         if self.options.limited_card_drawing && !self.map.has_neighborhood(stack) {
-            return Err(ill(
-                "stack_not_in_city",
-                format!("Neighborhood {stack} is not in the city yet, so its stack is closed."),
-            ));
+            return Err(Fail::arg("stack_not_in_city", stack));
         }
         Ok(())
     }
@@ -292,168 +466,147 @@ impl BigCity {
     // ----- building checks -----
 
     /// Validates a build (A1, A2) and returns its points.
-    pub(crate) fn check_build(&self, seat: u8, piece: Piece, cells: &[u8]) -> Result<i32, Illegal> {
+    pub(crate) fn check_build(&self, seat: u8, piece: Piece, cells: &[u8]) -> Result<i32, Fail> {
+        let pos = self.check_footprint(piece, cells)?;
+        let ctx = self.surroundings(pos.as_slice(), cells);
+        self.check_piece(seat, piece, cells, &ctx)
+    }
+
+    /// Cells part of a build: in the city, free, the piece's shape, not across a
+    /// streetcar (G7, G8).
+    pub(crate) fn check_footprint(&self, piece: Piece, cells: &[u8]) -> Result<Footprint, Fail> {
         let shape = piece.shape();
         if cells.len() != shape.size() {
-            return Err(ill(
-                "wrong_shape",
-                format!("A {} covers {} properties.", piece.name(), shape.size()),
-            ));
+            return Err(Fail::piece("wrong_size", piece));
         }
-        let mut pos: Vec<Cell> = Vec::with_capacity(4);
+        let mut pos = Footprint::default();
         for (i, &p) in cells.iter().enumerate() {
             if cells[..i].contains(&p) {
-                return Err(ill("duplicate_cells", "A property is listed twice."));
+                return Err(Fail::new("duplicate_cells"));
             }
             let Some(c) = self.map.cell_of(p) else {
-                return Err(ill(
-                    "cell_not_in_city",
-                    format!("Property {p} is not in the city."),
-                ));
+                return Err(Fail::arg("cell_not_in_city", p));
             };
             if self.covered(p) {
-                return Err(ill(
-                    "cell_covered",
-                    format!("Property {p} is already built on."),
-                ));
+                return Err(Fail::arg("cell_covered", p));
             }
             pos.push(c);
         }
-        if !shape.matches(&pos) {
-            return Err(ill(
-                "wrong_shape",
-                format!(
-                    "Those properties do not have the shape of a {}.",
-                    piece.name()
-                ),
-            ));
+        if !shape.matches(pos.as_slice()) {
+            return Err(Fail::piece("wrong_shape", piece));
         }
-        if geometry::inner_edges(&pos)
-            .iter()
-            .any(|&e| self.line.contains(e))
-        {
-            return Err(ill(
-                "crosses_streetcar",
-                "A building may not be placed across a streetcar.",
-            ));
+        if !self.line.edges.is_empty() {
+            let cs = pos.as_slice();
+            for &c in cs {
+                let right = Cell::new(c.x + 1, c.y);
+                let below = Cell::new(c.x, c.y + 1);
+                if (cs.contains(&right) && self.line.contains(Edge::vertical(c.x + 1, c.y)))
+                    || (cs.contains(&below) && self.line.contains(Edge::horizontal(c.x, c.y + 1)))
+                {
+                    return Err(Fail::new("crosses_streetcar"));
+                }
+            }
         }
+        Ok(pos)
+    }
+
+    /// The rules of the piece itself: supply, city hall, cards, prerequisites (P1-P5),
+    /// and its points (V1-V3).
+    pub(crate) fn check_piece(
+        &self,
+        seat: u8,
+        piece: Piece,
+        cells: &[u8],
+        ctx: &Surroundings,
+    ) -> Result<i32, Fail> {
         if self.supply[piece.index()] == 0 {
-            return Err(ill(
-                "piece_unavailable",
-                format!("No {} is left in the supply.", piece.name()),
-            ));
+            return Err(Fail::piece("piece_unavailable", piece));
         }
         if piece != Piece::CityHall
             && !piece.is_residence()
             && !piece.is_business()
             && !self.city_hall_built()
         {
-            return Err(ill(
-                "needs_city_hall",
-                format!("A {} needs city hall in the city first.", piece.name()),
-            ));
+            return Err(Fail::piece("needs_city_hall", piece));
         }
         if let Some(card) = piece.special_card() {
             if !self.holds(seat, card) {
-                return Err(ill(
-                    "special_card_not_held",
-                    format!("You need the {} card.", piece.name()),
-                ));
+                return Err(Fail::piece("special_card_not_held", piece));
             }
             let outskirts = cells.iter().filter(|&&p| self.map.outskirts(p)).count();
             if piece.is_park() && outskirts > 1 {
-                return Err(ill(
-                    "park_outskirts",
-                    "A park may have at most one property on the outskirts.",
-                ));
+                return Err(Fail::new("park_outskirts"));
             }
             if piece.is_factory() && outskirts < 2 {
-                return Err(ill(
-                    "factory_outskirts",
-                    "A factory needs at least two properties on the outskirts.",
-                ));
+                return Err(Fail::new("factory_outskirts"));
             }
             return Ok(0);
         }
         for &p in cells {
             if !self.holds(seat, p) {
-                return Err(ill(
-                    "cards_not_held",
-                    format!("You do not hold the card of property {p}."),
-                ));
+                return Err(Fail::arg("cards_not_held", p));
             }
         }
-        let ctx = self.surroundings(&pos, cells);
         match piece {
             Piece::CityHall if self.map.outskirts(cells[0]) => {
-                return Err(ill(
-                    "city_hall_outskirts",
-                    "City hall must be in the center of the city.",
-                ));
+                return Err(Fail::new("city_hall_outskirts"));
             }
             Piece::Church => {
                 let p = cells[0];
                 if p % 10 != p / 10 {
-                    return Err(ill(
-                        "church_not_double",
-                        "A church needs a double-numbered property (11, 22, ... 88).",
-                    ));
+                    return Err(Fail::new("church_not_double"));
                 }
                 let n = p / 10;
                 if geometry::tile_properties(n).any(|q| q != p && !self.covered(q)) {
-                    return Err(ill(
-                        "church_not_last",
-                        format!("A church must be the last building of neighborhood {n}."),
-                    ));
+                    return Err(Fail::arg("church_not_last", n));
                 }
             }
             Piece::Cinema if ctx.residences < 2 => {
-                return Err(ill(
-                    "cinema_prerequisite",
-                    "A cinema needs at least two residences next to it.",
-                ));
+                return Err(Fail::new("cinema_prerequisite"));
             }
             Piece::PostOffice if ctx.residences < 1 || ctx.businesses < 1 => {
-                return Err(ill(
-                    "post_office_prerequisite",
-                    "A post office needs a residence and a business next to it.",
-                ));
+                return Err(Fail::new("post_office_prerequisite"));
             }
             Piece::Bank if ctx.businesses < 2 => {
-                return Err(ill(
-                    "bank_prerequisite",
-                    "A bank needs at least two businesses next to it.",
-                ));
+                return Err(Fail::new("bank_prerequisite"));
             }
             Piece::ShoppingCenter
                 if ctx.residences < 1 || ctx.businesses < 1 || ctx.specials < 1 || !ctx.line =>
             {
-                return Err(ill(
-                    "shopping_center_prerequisite",
-                    "A shopping center needs a residence, a business, a special building and the streetcar line next to it.",
-                ));
+                return Err(Fail::new("shopping_center_prerequisite"));
             }
             _ => {}
         }
-        Ok(score(piece, &ctx))
+        Ok(score(piece, ctx))
     }
 
     /// What lies around a footprint.
-    fn surroundings(&self, pos: &[Cell], cells: &[u8]) -> Surroundings {
-        let mut seen: Vec<u16> = Vec::with_capacity(8);
+    pub(crate) fn surroundings(&self, pos: &[Cell], cells: &[u8]) -> Surroundings {
+        let mut seen = [0u16; 16];
+        let mut n_seen = 0;
+        let mut line = false;
         for &c in pos {
-            for n in c.neighbors() {
+            for (n, e) in c.neighbors().into_iter().zip(c.edges()) {
+                if pos.contains(&n) {
+                    continue;
+                }
+                // A boundary segment of the footprint (G9).
+                if !line && self.line.contains(e) {
+                    line = true;
+                }
                 let b = self.building_at_cell(n);
-                if b != 0 && !seen.contains(&b) {
-                    seen.push(b);
+                if b != 0 && !seen[..n_seen].contains(&b) && n_seen < seen.len() {
+                    seen[n_seen] = b;
+                    n_seen += 1;
                 }
             }
         }
         let mut s = Surroundings {
             outskirts: cells.iter().any(|&p| self.map.outskirts(p)),
+            line,
             ..Surroundings::default()
         };
-        for b in seen {
+        for &b in &seen[..n_seen] {
             let piece = self.buildings[usize::from(b - 1)].piece;
             if piece.is_residence() {
                 s.residences += 1;
@@ -471,72 +624,47 @@ impl BigCity {
                 s.city_hall = true;
             }
         }
-        s.line = !self.line.edges.is_empty()
-            && geometry::boundary_edges(pos)
-                .iter()
-                .any(|&e| self.line.contains(e));
         s
     }
 
     // ----- streetcars -----
 
     /// Validates one streetcar segment (S1-S6, G8) for the current line.
-    pub(crate) fn check_streetcar(&self, seg: &Segment) -> Result<Edge, Illegal> {
+    pub(crate) fn check_streetcar(&self, seg: &Segment) -> Result<Edge, Fail> {
         let Some(e) = Edge::from_segment(seg) else {
-            return Err(ill(
-                "bad_segment",
-                "A street segment joins two grid points one unit apart.",
-            ));
+            return Err(Fail::new("bad_segment"));
         };
         self.check_edge(e)?;
         Ok(e)
     }
 
-    fn check_edge(&self, e: Edge) -> Result<(), Illegal> {
+    fn check_edge(&self, e: Edge) -> Result<(), Fail> {
         if !self.city_hall_built() {
-            return Err(ill(
-                "needs_city_hall",
-                "The streetcar line needs city hall in the city first.",
-            ));
+            return Err(Fail::new("needs_city_hall_streetcar"));
         }
         if self.streetcars_left == 0 {
-            return Err(ill("no_streetcars_left", "All 17 streetcars are placed."));
+            return Err(Fail::new("no_streetcars_left"));
         }
         let [a, b] = e.sides();
         let (pa, pb) = (self.map.prop_at(a), self.map.prop_at(b));
         if pa.is_none() && pb.is_none() {
-            return Err(ill(
-                "street_not_in_city",
-                "That segment is not a street of the city.",
-            ));
+            return Err(Fail::new("street_not_in_city"));
         }
         let (ba, bb) = (self.building_at_cell(a), self.building_at_cell(b));
         if ba != 0 && ba == bb {
-            return Err(ill(
-                "street_closed",
-                "A streetcar may not run across a building, park or factory.",
-            ));
+            return Err(Fail::new("street_closed"));
         }
         if self.line.contains(e) {
-            return Err(ill("streetcar_taken", "A streetcar already runs there."));
+            return Err(Fail::new("streetcar_taken"));
         }
         if !self.line.may_extend(e, false) {
-            return Err(ill(
-                "streetcar_not_connected",
-                "A new streetcar must extend the line.",
-            ));
+            return Err(Fail::new("streetcar_not_connected"));
         }
         if self.options.single_streetcar_line && !self.line.may_extend(e, true) {
-            return Err(ill(
-                "single_line",
-                "The line must stay one path: extend it at one of its two ends, without loops.",
-            ));
+            return Err(Fail::new("single_line"));
         }
         if self.options.limited_streetcar_line && ba == 0 && bb == 0 {
-            return Err(ill(
-                "limited_line",
-                "A streetcar must border a property with a building, park or factory.",
-            ));
+            return Err(Fail::new("limited_line"));
         }
         Ok(())
     }
@@ -547,7 +675,7 @@ impl BigCity {
         if !self.city_hall_built() || self.streetcars_left == 0 {
             return out;
         }
-        let candidates: Vec<Edge> = if self.line.edges.is_empty() {
+        let mut candidates: Vec<Edge> = if self.line.edges.is_empty() {
             let mut v = Vec::with_capacity(self.map.props().len() * 4);
             for &p in self.map.props() {
                 if let Some(c) = self.map.cell_of(p) {
@@ -557,7 +685,7 @@ impl BigCity {
             v
         } else {
             // Only segments touching the line can extend it.
-            let mut v = Vec::new();
+            let mut v = Vec::with_capacity(self.line.edges.len() * 8);
             for le in &self.line.edges {
                 for vtx in le.ends() {
                     v.push(Edge::horizontal(vtx.x, vtx.y));
@@ -568,7 +696,6 @@ impl BigCity {
             }
             v
         };
-        let mut candidates = candidates;
         candidates.sort_unstable();
         candidates.dedup();
         for e in candidates {
@@ -622,7 +749,7 @@ impl BigCity {
             }
             (Step::Action, _) => self.apply_action(seat, mv, &mut ev)?,
             (Step::SecondStreetcar, Move::Streetcar { segment }) => {
-                let e = self.check_streetcar(segment)?;
+                let e = self.check_streetcar(segment).map_err(Fail::illegal)?;
                 self.timeouts[usize::from(seat)] = 0;
                 self.place_streetcar(seat, e, &mut ev);
                 self.finish_action(self.useless_pending, &mut ev);
@@ -632,7 +759,7 @@ impl BigCity {
                 self.finish_action(self.useless_pending, &mut ev);
             }
             (Step::Drawing { .. }, Move::Draw { stack }) => {
-                self.stack_allowed(*stack)?;
+                self.stack_allowed(*stack).map_err(Fail::illegal)?;
                 self.timeouts[usize::from(seat)] = 0;
                 self.draw(*stack, &mut ev);
             }
@@ -743,7 +870,9 @@ impl BigCity {
                 self.finish_action(self.useless_pending, ev);
             }
             Move::Build { piece, cells } => {
-                let points = self.check_build(seat, *piece, cells)?;
+                let points = self
+                    .check_build(seat, *piece, cells)
+                    .map_err(Fail::illegal)?;
                 self.acted(seat);
                 let draws = if let Some(card) = piece.special_card() {
                     self.remove_card(seat, card);
@@ -777,7 +906,7 @@ impl BigCity {
                 self.finish_action(draws + self.useless_pending, ev);
             }
             Move::Streetcar { segment } => {
-                let e = self.check_streetcar(segment)?;
+                let e = self.check_streetcar(segment).map_err(Fail::illegal)?;
                 let first = self.line.edges.is_empty();
                 self.acted(seat);
                 self.place_streetcar(seat, e, ev);
@@ -891,7 +1020,7 @@ impl BigCity {
 
     fn place_tile(&mut self, seat: u8, t: TilePlacement, ev: &mut Vec<Event>) {
         if self.map.place(t).is_ok() {
-            self.refresh_placements();
+            self.placements = self.map.update_placements(&self.placements, t);
             ev.push(event(EventKind::NeighborhoodPlaced {
                 seat,
                 neighborhood: t.neighborhood,

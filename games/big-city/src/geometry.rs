@@ -14,7 +14,7 @@
 use crate::Segment;
 
 /// One unit square of the grid.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Cell {
     pub x: i16,
     pub y: i16,
@@ -458,30 +458,109 @@ impl CityMap {
         if t.x < lo || t.y < lo || t.x + w > hi || t.y + h > hi {
             return Err(PlacementError::OutOfGrid);
         }
-        let cells = tile_cells(t.neighborhood, t.x, t.y, t.rotation);
-        if cells.iter().any(|&(c, _)| self.is_city(c)) {
-            return Err(PlacementError::Overlap);
+        if !self.fits(t) {
+            return Err(if self.overlaps(t) {
+                PlacementError::Overlap
+            } else {
+                PlacementError::NotConnected
+            });
         }
-        if !self.tiles.is_empty() {
-            let mut new_side: Vec<Cell> = Vec::new();
-            let mut old_side: Vec<Cell> = Vec::new();
-            for &(c, _) in &cells {
-                for n in c.neighbors() {
-                    if self.is_city(n) {
-                        if !new_side.contains(&c) {
-                            new_side.push(c);
+        Ok(tile_cells(t.neighborhood, t.x, t.y, t.rotation))
+    }
+
+    fn overlaps(&self, t: TilePlacement) -> bool {
+        let (w, h) = tile_size(t.neighborhood, t.rotation);
+        (t.y..t.y + h).any(|y| (t.x..t.x + w).any(|x| self.is_city(Cell::new(x, y))))
+    }
+
+    /// G6 for a rotation-checked placement inside the grid: no overlap, and at least
+    /// two of its cells border at least two city cells. Allocation-free.
+    fn fits(&self, t: TilePlacement) -> bool {
+        let (w, h) = tile_size(t.neighborhood, t.rotation);
+        if self.overlaps(t) {
+            return false;
+        }
+        if self.tiles.is_empty() {
+            return true;
+        }
+        // The tile is a solid rectangle: its cells touching the city are on its rim,
+        // and the city cells it touches lie just outside the rim.
+        let mut new_side = 0;
+        let mut old_side = 0;
+        for y in t.y..t.y + h {
+            for x in t.x..t.x + w {
+                let c = Cell::new(x, y);
+                let mut touches = false;
+                for (i, n) in c.neighbors().into_iter().enumerate() {
+                    let outside = match i {
+                        0 => y == t.y,
+                        1 => x == t.x + w - 1,
+                        2 => y == t.y + h - 1,
+                        _ => x == t.x,
+                    };
+                    if outside && self.is_city(n) {
+                        touches = true;
+                        // Each outside city cell is counted once: it touches the
+                        // rectangle through exactly one side (no cell is outside two
+                        // sides of a rectangle at once).
+                        old_side += 1;
+                    }
+                }
+                if touches {
+                    new_side += 1;
+                }
+            }
+        }
+        new_side >= 2 && old_side >= 2
+    }
+
+    /// The legal placements after tile `t` joined the city, given those before it
+    /// (G6): earlier ones stay legal unless they overlap `t`; new ones can only
+    /// appear next to `t`. Sorted by neighborhood, rotation, y, x.
+    pub fn update_placements(
+        &self,
+        before: &[TilePlacement],
+        t: TilePlacement,
+    ) -> Vec<TilePlacement> {
+        let (tw, th) = tile_size(t.neighborhood, t.rotation);
+        let mut out: Vec<TilePlacement> = before
+            .iter()
+            .filter(|p| p.neighborhood != t.neighborhood)
+            .filter(|p| {
+                let (w, h) = tile_size(p.neighborhood, p.rotation);
+                p.x + w <= t.x || t.x + tw <= p.x || p.y + h <= t.y || t.y + th <= p.y
+            })
+            .copied()
+            .collect();
+        let lo = -GRID_HALF + 1;
+        let hi = GRID_HALF - 1;
+        for n in 1..=8 {
+            if self.has_neighborhood(n) {
+                continue;
+            }
+            for rotation in ROTATIONS {
+                let (w, h) = tile_size(n, rotation);
+                for y in (t.y - h)..=(t.y + th) {
+                    for x in (t.x - w)..=(t.x + tw) {
+                        if x < lo || y < lo || x + w > hi || y + h > hi {
+                            continue;
                         }
-                        if !old_side.contains(&n) {
-                            old_side.push(n);
+                        let p = TilePlacement {
+                            neighborhood: n,
+                            x,
+                            y,
+                            rotation,
+                        };
+                        if self.fits(p) {
+                            out.push(p);
                         }
                     }
                 }
             }
-            if new_side.len() < 2 || old_side.len() < 2 {
-                return Err(PlacementError::NotConnected);
-            }
         }
-        Ok(cells)
+        out.sort_unstable_by_key(|p| (p.neighborhood, p.rotation, p.y, p.x));
+        out.dedup();
+        out
     }
 
     /// Places a tile after [`CityMap::check_placement`].
@@ -825,5 +904,21 @@ mod tests {
         let close = Edge::vertical(0, 0);
         assert!(sq.may_extend(close, false), "S4 allows loops");
         assert!(!sq.may_extend(close, true), "S5 forbids loops");
+    }
+
+    #[test]
+    fn incremental_placements_match_full_scan() {
+        let mut m = CityMap::starting();
+        let mut list: Vec<TilePlacement> = (1..=8).flat_map(|n| m.legal_placements(n)).collect();
+        let mut pick = 7usize;
+        while m.tiles.len() < 8 {
+            let t = list[pick % list.len()];
+            pick = pick * 31 + 11;
+            m.place(t).unwrap();
+            list = m.update_placements(&list, t);
+            let full: Vec<TilePlacement> = (1..=8).flat_map(|n| m.legal_placements(n)).collect();
+            assert_eq!(list, full);
+        }
+        assert!(list.is_empty());
     }
 }

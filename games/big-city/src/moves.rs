@@ -53,6 +53,18 @@ pub(crate) fn subsets(items: &[u8], min: usize, max: usize) -> Vec<Vec<u8>> {
     out
 }
 
+/// Every allowed `wanted` list of a trade offer: none, one or two neighborhoods.
+pub(crate) fn wanted_lists() -> Vec<Vec<u8>> {
+    let mut wanted: Vec<Vec<u8>> = vec![Vec::new()];
+    for a in 1..=8u8 {
+        wanted.push(vec![a]);
+        for b in (a + 1)..=8 {
+            wanted.push(vec![a, b]);
+        }
+    }
+    wanted
+}
+
 impl BigCity {
     /// Every legal move of `seat` now.
     pub fn legal_moves(&self, seat: Seat) -> Vec<Move> {
@@ -180,13 +192,7 @@ impl BigCity {
             out.push(Move::Exchange { cards });
         }
         if self.options.trade_cards {
-            let mut wanted: Vec<Vec<u8>> = vec![Vec::new()];
-            for a in 1..=8u8 {
-                wanted.push(vec![a]);
-                for b in (a + 1)..=8 {
-                    wanted.push(vec![a, b]);
-                }
-            }
+            let wanted = wanted_lists();
             for cards in subsets(hand, 1, 2) {
                 for w in &wanted {
                     out.push(Move::TradeOffer {
@@ -208,25 +214,29 @@ impl BigCity {
             .filter(|&&c| !is_special_card(c) && !self.covered(c))
             .filter_map(|&c| self.map.cell_of(c).map(|cell| (c, cell)))
             .collect();
-        let try_piece = |piece: Piece, cells: &[u8], out: &mut Vec<Move>| {
-            if self.check_build(seat, piece, cells).is_ok() {
-                out.push(Move::Build {
-                    piece,
-                    cells: cells.to_vec(),
-                });
+        // Each footprint is checked once; then each piece that fits its shape.
+        let try_group = |pieces: &[Piece], cells: &[u8], out: &mut Vec<Move>| {
+            let Some(&first) = pieces.first() else { return };
+            let Ok(pos) = self.check_footprint(first, cells) else {
+                return;
+            };
+            let ctx = self.surroundings(pos.as_slice(), cells);
+            for &piece in pieces {
+                if self.check_piece(seat, piece, cells, &ctx).is_ok() {
+                    out.push(Move::Build {
+                        piece,
+                        cells: cells.to_vec(),
+                    });
+                }
             }
         };
         for &(p, _) in &usable {
-            for piece in SINGLES {
-                try_piece(piece, &[p], out);
-            }
+            try_group(&SINGLES, &[p], out);
         }
         for (i, &(p, c)) in usable.iter().enumerate() {
             for &(q, d) in &usable[i + 1..] {
                 if c.adjacent(d) {
-                    for piece in DOUBLES {
-                        try_piece(piece, &[p, q], out);
-                    }
+                    try_group(&DOUBLES, &[p, q], out);
                 }
             }
         }
@@ -234,9 +244,7 @@ impl BigCity {
             for (j, &(q, d)) in usable.iter().enumerate().skip(i + 1) {
                 for &(r, e) in &usable[j + 1..] {
                     if Shape::Line3.matches(&[c, d, e]) {
-                        for piece in TRIPLES {
-                            try_piece(piece, &[p, q, r], out);
-                        }
+                        try_group(&TRIPLES, &[p, q, r], out);
                     }
                 }
             }
@@ -262,7 +270,7 @@ impl BigCity {
                 for cells in placements {
                     let props: Vec<u8> =
                         cells.iter().filter_map(|&c| self.map.prop_at(c)).collect();
-                    try_piece(piece, &props, out);
+                    try_group(&[piece], &props, out);
                 }
             }
         }
