@@ -2,7 +2,7 @@
 //! a listed legal move.
 
 use big_city::{BigCity, Options};
-use engine::{BotLevel, Game, GameRng, Setup};
+use engine::{BotLevel, GameRng, Setup};
 
 #[test]
 fn greedy_beats_random_in_at_least_90_percent_of_100_games() {
