@@ -355,3 +355,48 @@ pub struct Event {
     pub text: String,
     pub kind: EventKind,
 }
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn typescript_declarations_are_plain() {
+        let cfg = ts_rs::Config::new();
+        for decl in [
+            Options::decl(&cfg),
+            Move::decl(&cfg),
+            View::decl(&cfg),
+            Event::decl(&cfg),
+            EventKind::decl(&cfg),
+            Phase::decl(&cfg),
+        ] {
+            assert!(!decl.contains("bigint"), "{decl}");
+        }
+        assert!(Move::decl(&cfg).contains("\"type\": \"place_neighborhood\""));
+    }
+
+    #[test]
+    fn json_shapes() {
+        let m: Move = serde_json::from_str(r#"{"type":"draw","stack":3}"#).unwrap();
+        assert_eq!(m, Move::Draw { stack: 3 });
+        let m: Move =
+            serde_json::from_str(r#"{"type":"build","piece":"residence_double","cells":[11,12]}"#)
+                .unwrap();
+        assert_eq!(
+            m,
+            Move::Build {
+                piece: Piece::ResidenceDouble,
+                cells: vec![11, 12]
+            }
+        );
+        let o: Options = serde_json::from_str(r#"{"trade_cards":true}"#).unwrap();
+        assert!(o.trade_cards);
+        assert_eq!(o.trade_window_ms, 30_000);
+        assert_eq!(
+            serde_json::to_string(&Move::Pass).unwrap(),
+            r#"{"type":"pass"}"#
+        );
+    }
+}
