@@ -170,10 +170,16 @@ impl ts_rs::TypeVisitor for DeclCollector<'_> {
             return;
         }
         let name = T::ident(self.cfg);
-        if self.out.contains_key(&name) {
+        let decl = T::decl(self.cfg);
+        if let Some(existing) = self.out.get(&name) {
+            if *existing != decl {
+                // Two different types with one TypeScript name: keep both visible
+                // so the generator refuses to write an ambiguous file.
+                self.out.insert(format!("{name} (conflict)"), decl);
+            }
             return;
         }
-        self.out.insert(name, T::decl(self.cfg));
+        self.out.insert(name, decl);
         T::visit_dependencies(self);
     }
 }
@@ -261,7 +267,11 @@ impl Registry {
     /// Every game of this build.
     pub fn all() -> Registry {
         Registry {
-            kinds: vec![Adapter::<tic_tac_toe::TicTacToe>::kind()],
+            kinds: vec![
+                Adapter::<big_city::BigCity>::kind(),
+                Adapter::<my_city::MyCity>::kind(),
+                Adapter::<tic_tac_toe::TicTacToe>::kind(),
+            ],
         }
     }
 

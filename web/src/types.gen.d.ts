@@ -11,6 +11,22 @@ timer_ms?: number, };
 
 export type BotLevel = "random" | "greedy";
 
+export type BuildingView = { piece: Piece, 
+/**
+ * Property numbers covered.
+ */
+cells: Array<number>, owner: number, points: number, };
+
+export type CellView = { property: number, x: number, y: number, 
+/**
+ * G5.
+ */
+outskirts: boolean, 
+/**
+ * Index into [`View::buildings`] of what covers it.
+ */
+building: number | null, };
+
 export type ChatLine = { name: string, seat?: number, text: string, 
 /**
  * Milliseconds since the Unix epoch.
@@ -35,7 +51,13 @@ export type CreateTable = { game: string, settings: TableSettings,
  */
 name: string, };
 
+export type EndReason = "city_complete" | "all_passed";
+
 export type ErrorCode = "bad_message" | "frame_too_large" | "rate_limited" | "hello_first" | "no_such_table" | "bad_token" | "not_host" | "seat_taken" | "not_seated" | "no_spectators" | "wrong_status" | "bad_settings" | "stale_version" | "not_your_turn" | "illegal_move" | "bad_move" | "bad_chat" | "try_again" | "bad_name" | "no_such_seat" | "spectator";
+
+export type Event = { text: string, kind: EventKind, };
+
+export type EventKind = { "type": "turn_started", seat: number, } | { "type": "neighborhood_placed", seat: number, neighborhood: number, x: number, y: number, rotation: number, } | { "type": "built", seat: number, piece: Piece, cells: Array<number>, points: number, } | { "type": "streetcar_placed", seat: number, segment: Segment, } | { "type": "useless_discarded", seat: number, card: number, } | { "type": "exchanged", seat: number, stacks: Array<number>, } | { "type": "drew", seat: number, stack: number, } | { "type": "draws_skipped", seat: number, count: number, } | { "type": "passed", seat: number, } | { "type": "timed_out", seat: number, } | { "type": "trade_offered", seat: number, neighborhoods: Array<number>, wanted: Array<number>, } | { "type": "trade_answered", seat: number, count: number, } | { "type": "trade_answers_revealed", answers: Array<TradeAnswerView>, } | { "type": "traded", from: number, to: number, given: number, received: number, } | { "type": "trade_failed", seat: number, } | { "type": "game_over", reason: EndReason, scores: Array<number>, winners: Array<number>, };
 
 export type GameInfo = { 
 /**
@@ -63,11 +85,241 @@ export type GameSnapshot = { version: number,
  */
 view: unknown, awaiting: AwaitingInfo, outcome?: Outcome, };
 
+export type HandView = { seat: number, count: number, 
+/**
+ * Card backs: how many cards from each stack, index 0 = stack 1 .. index 7 = stack 8.
+ */
+backs: Array<number>, 
+/**
+ * Faces, only in the holder's own view.
+ */
+cards: Array<number> | null, };
+
+export type Move = { "type": "place_neighborhood", neighborhood: number, x: number, y: number, rotation: number, } | { "type": "build", piece: Piece, cells: Array<number>, } | { "type": "streetcar", segment: Segment, } | { "type": "done" } | { "type": "exchange", cards: Array<number>, } | { "type": "pass" } | { "type": "discard_useless", card: number, } | { "type": "draw", stack: number, } | { "type": "trade_offer", cards: Array<number>, wanted: Array<number>, } | { "type": "trade_answer", cards: Array<number>, } | { "type": "trade_accept", picks: Array<TradePick>, };
+
+export type MyCityAction = "place" | "pass" | "end_participation";
+
+export type MyCityBoardInfo = { width: number, height: number, 
+/**
+ * Terrain per cell, row-major (`y * width + x`).
+ */
+terrain: Array<MyCityTerrain>, 
+/**
+ * Per cell, row-major: `true` on the west bank of the river.
+ */
+west_bank: Array<boolean>, river: Array<MyCityRiverEdge>, 
+/**
+ * The two veins of gold.
+ */
+gold: Array<MyCityCell>, };
+
+export type MyCityCard = { "type": "building", piece: number, color: MyCityColor, } | { "type": "blocking" };
+
+export type MyCityCell = { x: number, y: number, };
+
+export type MyCityColor = "residential" | "public" | "industrial" | "church";
+
+export type MyCityEdgeSide = "east" | "south";
+
+export type MyCityEndReason = "all_ended" | "deck_exhausted";
+
+export type MyCityEvent = { "type": "card_revealed", round: number, card: MyCityCard, deck_count: number, } | { "type": "card_blocked", card: MyCityCard, } | { "type": "decided", seat: number, } | { "type": "decisions_revealed", round: number, decisions: Array<MyCityRevealedDecision>, } | { "type": "gold_bonus", seats: Array<number>, points: number, } | { "type": "game_over", reason: MyCityEndReason, scores: Array<MyCityScoreBreakdown>, winners: Array<number>, };
+
+export type MyCityMove = { "type": "place", x: number, y: number, rotation: number, } | { "type": "pass" } | { "type": "end_participation" };
+
+export type MyCityOptions = Record<symbol, never>;
+
+export type MyCityPieceInfo = { 
+/**
+ * 0-7 residential, 8-15 public, 16-23 industrial, 24-26 churches.
+ */
+id: number, color: MyCityColor, cells: Array<MyCityCell>, };
+
+export type MyCityPlacement = { piece: number, color: MyCityColor, x: number, y: number, rotation: number, 
+/**
+ * The covered cells.
+ */
+cells: Array<MyCityCell>, 
+/**
+ * Round in which it was built.
+ */
+round: number, };
+
+export type MyCityPlayerView = { seat: number, 
+/**
+ * Still taking part (has not ended participation).
+ */
+active: boolean, 
+/**
+ * Has decided in the current round (never what).
+ */
+decided: boolean, 
+/**
+ * Points on the scoring track: 10, −1 per pass, +3 for gold.
+ */
+points: number, 
+/**
+ * Gained the gold bonus.
+ */
+gold_bonus: boolean, 
+/**
+ * Buildings on the board, as of the last reveal.
+ */
+placements: Array<MyCityPlacement>, 
+/**
+ * Live score if the game ended now (the final score once it has).
+ */
+score: MyCityScoreBreakdown, 
+/**
+ * Visible buildable cells per row, top row first (the tiebreak of ruling S3).
+ */
+visible_by_row: Array<number>, };
+
+export type MyCityRevealedDecision = { seat: number, action: MyCityAction, 
+/**
+ * The building placed, for `place`.
+ */
+placement: MyCityPlacement | null, 
+/**
+ * The timer decided for this seat (ruling R7).
+ */
+timed_out: boolean, };
+
+export type MyCityRiverEdge = { x: number, y: number, side: MyCityEdgeSide, };
+
+export type MyCityScoreBreakdown = { 
+/**
+ * Starting points (10).
+ */
+start: number, 
+/**
+ * −1 per pass.
+ */
+passes: number, 
+/**
+ * +3 for the gold bonus.
+ */
+gold: number, 
+/**
+ * +2 per visible space with trees.
+ */
+trees: number, 
+/**
+ * −2 per visible space with rocks.
+ */
+rocks: number, 
+/**
+ * −1 per other visible buildable space (plain, well, gold).
+ */
+empty: number, 
+/**
+ * Buildings in the largest connected residential group.
+ */
+residential: number, 
+/**
+ * Buildings in the largest connected public group.
+ */
+public: number, 
+/**
+ * Buildings in the largest connected industrial group.
+ */
+industrial: number, 
+/**
+ * +3 per church with all three colors along its sides.
+ */
+churches: number, 
+/**
+ * +4 per visible well with all four neighbours covered.
+ */
+wells: number, total: number, };
+
+export type MyCityTerrain = "mountain" | "forest" | "plain" | "trees" | "rocks" | "well" | "gold";
+
+export type MyCityView = { 
+/**
+ * The viewer's seat; null for a spectator.
+ */
+seat: number | null, board: MyCityBoardInfo, pieces: Array<MyCityPieceInfo>, 
+/**
+ * Round number, from 1.
+ */
+round: number, 
+/**
+ * The card players decide on now (null once the game is over).
+ */
+card: MyCityCard | null, 
+/**
+ * The card blocked by the blocking card just before this round's card.
+ */
+blocked: MyCityCard | null, 
+/**
+ * Every card revealed so far, in order (blocking and blocked cards included).
+ */
+revealed: Array<MyCityCard>, 
+/**
+ * Cards left face down.
+ */
+deck_count: number, players: Array<MyCityPlayerView>, 
+/**
+ * Seats whose decision is still awaited this round.
+ */
+awaiting: Array<number>, 
+/**
+ * Seats that have decided this round (never what they decided).
+ */
+decided: Array<number>, 
+/**
+ * The viewer's own decision this round, until it is revealed.
+ */
+my_decision: MyCityMove | null, 
+/**
+ * The viewer may pass now (false when not awaited, for a church, or at 0 points).
+ */
+can_pass: boolean, 
+/**
+ * Someone has already gained the gold bonus.
+ */
+gold_claimed: boolean, game_over: boolean, end_reason: MyCityEndReason | null, 
+/**
+ * Final scores by seat, once the game is over.
+ */
+final_scores: Array<MyCityScoreBreakdown> | null, 
+/**
+ * Winning seats, once the game is over (several on a shared win).
+ */
+winners: Array<number>, };
+
 export type Occupant = { "kind": "empty" } | { "kind": "human", name: string, connected: boolean, 
 /**
  * Timed out three turns in a row (Big City ruling O1).
  */
 away: boolean, } | { "kind": "bot", level: BotLevel, };
+
+export type Options = { 
+/**
+ * A7: the "trade cards" action.
+ */
+trade_cards: boolean, 
+/**
+ * A7: how long the other seats have to answer a trade offer, in milliseconds.
+ */
+trade_window_ms: number, 
+/**
+ * C5: useless cards may not be discarded for free; only exchanged.
+ */
+useless_must_be_exchanged: boolean, 
+/**
+ * S5: the streetcar line is one simple path (German rule).
+ */
+single_streetcar_line: boolean, 
+/**
+ * S6: every streetcar must border a property holding a building, park or factory.
+ */
+limited_streetcar_line: boolean, 
+/**
+ * C4: draw only from stacks of neighborhoods already in the city.
+ */
+limited_card_drawing: boolean, };
 
 export type Outcome = { 
 /**
@@ -79,9 +331,15 @@ scores: Array<number>,
  */
 winners: Array<number>, };
 
+export type Phase = { "type": "starting_city", seat: number, neighborhoods: Array<number>, } | { "type": "action", seat: number, } | { "type": "second_streetcar", seat: number, } | { "type": "drawing", seat: number, remaining: number, } | { "type": "trade_answers", seat: number, window_ms: number, } | { "type": "trade_accept", seat: number, } | { "type": "trade_exchange", seat: number, } | { "type": "game_over", reason: EndReason, };
+
+export type Piece = "residence_single" | "residence_double" | "residence_triple" | "business_single" | "business_double" | "business_triple" | "city_hall" | "church" | "cinema" | "post_office" | "bank" | "shopping_center" | "lincoln_park" | "central_park" | "stanford_corporation" | "rockwell_industries";
+
 export type PublicTable = { invite_code: string, game: string, status: TableStatus, seats: number, seats_taken: number, spectators_allowed: boolean, host_name: string, };
 
 export type SeatInfo = { seat: number, occupant: Occupant, };
+
+export type Segment = { x1: number, y1: number, x2: number, y2: number, };
 
 export type ServerMsg = { "type": "welcome", you: You, table: TableInfo, } | { "type": "table", table: TableInfo, } | { "type": "snapshot", game: GameSnapshot, } | { "type": "update", version: number, 
 /**
@@ -96,6 +354,8 @@ patch: unknown[], awaiting: AwaitingInfo, outcome?: Outcome, } | { "type": "move
  * The game's own code when `code` is `illegal_move` (`not_adjacent`, ...).
  */
 rule?: string, };
+
+export type SupplyView = { piece: Piece, left: number, };
 
 export type TableCreated = { 
 /**
@@ -156,6 +416,96 @@ export type TicTacToeView = {
  * Each cell's owner, row by row.
  */
 cells: [number | null, number | null, number | null, number | null, number | null, number | null, number | null, number | null, number | null], to_move: number | null, winner: number | null, };
+
+export type TileView = { neighborhood: number, x: number, y: number, rotation: number, };
+
+export type TradeAnswerView = { seat: number, 
+/**
+ * Neighborhoods (card backs) of the answer cards, in answer order (pick by index).
+ */
+neighborhoods: Array<number>, };
+
+export type TradePick = { give: number, seat: number, index: number, };
+
+export type TradeView = { seat: number, 
+/**
+ * Neighborhoods of the offered cards.
+ */
+offered: Array<number>, 
+/**
+ * The offered card faces, only in the offering seat's own view.
+ */
+offered_cards: Array<number> | null, wanted: Array<number>, 
+/**
+ * Seats that answered so far (answers are revealed when the window closes).
+ */
+answered: Array<number>, 
+/**
+ * Seats still to answer.
+ */
+waiting: Array<number>, 
+/**
+ * Filled once every answer is in.
+ */
+answers: Array<TradeAnswerView>, };
+
+export type View = { 
+/**
+ * The viewing seat, `None` for spectators.
+ */
+viewer: number | null, seats: number, options: Options, first_seat: number, phase: Phase, 
+/**
+ * The seat whose turn it is (also during others' trade answers); `None` when over.
+ */
+turn: number | null, 
+/**
+ * Placed tiles in placement order.
+ */
+tiles: Array<TileView>, 
+/**
+ * Every placed property.
+ */
+cells: Array<CellView>, 
+/**
+ * Neighborhoods not yet in the city.
+ */
+unplaced: Array<number>, buildings: Array<BuildingView>, streetcars: Array<Segment>, streetcars_left: number, supply: Array<SupplyView>, 
+/**
+ * Points per seat.
+ */
+scores: Array<number>, hands: Array<HandView>, 
+/**
+ * Cards left in each stack, index 0 = stack 1.
+ */
+stacks: Array<number>, 
+/**
+ * Face-up discards (played and useless cards), oldest first.
+ */
+discards: Array<number>, 
+/**
+ * Cards drawn this turn from each stack (C4 limit is 2), index 0 = stack 1.
+ */
+drawn_this_turn: Array<number>, 
+/**
+ * Stacks the active seat may draw from now (when drawing).
+ */
+drawable: Array<number>, 
+/**
+ * Useless cards discarded this turn, to be replaced at its end.
+ */
+useless_discarded: number, passes_in_a_row: number, 
+/**
+ * O1: timed-out turns in a row, per seat.
+ */
+timeouts_in_a_row: Array<number>, trade: TradeView | null, 
+/**
+ * Number of turns played (a turn = one seat's action).
+ */
+turn_number: number, 
+/**
+ * Winners, once over (F3).
+ */
+winners: Array<number>, };
 
 export type You = { 
 /**

@@ -1,0 +1,345 @@
+//! Every bad input gets its error code and changes nothing; lobby controls,
+//! listings, chat limits and play-again, over real WebSockets and HTTP, against
+//! SQLite and Postgres.
+
+#![allow(clippy::unwrap_used)]
+
+mod support;
+
+use serde_json::{Value, json};
+use support::{Client, TestDb, TestServer};
+
+/// Everything a table looks like to one connection: its `welcome` table and, if
+/// there is a game, its snapshot (timer figures removed).
+async fn state(c: &mut Client) -> (Value, Value) {
+    c.send(&json!({"type": "resync"})).await;
+    let mut table = c.recv_type("welcome").await["table"].clone();
+    // Who is watching is not part of the game.
+    if let Some(t) = table.as_object_mut() {
+        t.remove("spectators");
+    }
+    let game = if table["status"] == "lobby" {
+        Value::Null
+    } else {
+        let mut g = c.recv_type("snapshot").await["game"].clone();
+        if let Some(a) = g.get_mut("awaiting").and_then(Value::as_object_mut) {
+            a.remove("timer_ms");
+        }
+        g
+    };
+    (table, game)
+}
+
+async fn bad_input_changes_nothing(db: &TestDb) {
+    let srv = TestServer::start(db).await;
+    let (invite, _, token) = srv.create_table("tic-tac-toe", 2, false).await;
+
+    // Before hello.
+    let mut early = Client::connect(&srv.ws_url(&invite)).await;
+    early.send(&json!({"type": "resync"})).await;
+    early.expect_error("hello_first").await;
+    early.send(&json!({"type": "hello", "name": ""})).await;
+    early.expect_error("bad_name").await;
+    early
+        .send(&json!({"type": "hello", "name": "x".repeat(protocol::MAX_NAME_CHARS + 1)}))
+        .await;
+    early.expect_error("bad_name").await;
+
+    let mut host = srv.join(&invite, "Host", Some(&token)).await;
+    let mut guest = srv.join(&invite, "Guest", None).await;
+    // Lobby: a visitor is not the host.
+    for msg in [
+        json!({"type": "start"}),
+        json!({"type": "kick", "seat": 0}),
+        json!({"type": "add_bot", "seat": 1, "level": "random"}),
+        json!({"type": "configure", "settings": {"seats": 2, "options": {}, "spectators_allowed": false, "public": true}}),
+        json!({"type": "play_again"}),
+    ] {
+        let before = state(&mut host).await;
+        guest.send(&msg).await;
+        guest.expect_error("not_host").await;
+        assert_eq!(state(&mut host).await, before, "{msg} changed nothing");
+    }
+    guest.send(&json!({"type": "take_seat", "seat": 0})).await;
+    guest.expect_error("seat_taken").await;
+    guest.send(&json!({"type": "take_seat", "seat": 7})).await;
+    guest.expect_error("no_such_seat").await;
+    guest
+        .send(&json!({"type": "move", "id": 1, "version": 0, "mv": {"cell": 0}}))
+        .await;
+    guest.expect_error("wrong_status").await;
+    host.send(&json!({"type": "start"})).await;
+    host.expect_error("bad_settings").await; // an empty seat
+    host.send(&json!({"type": "configure", "settings": {"seats": 3, "options": {}, "spectators_allowed": true, "public": false}})).await;
+    host.expect_error("bad_settings").await;
+    host.send(&json!({"type": "configure", "settings": {"seats": 2, "options": {}, "turn_seconds": 1, "spectators_allowed": true, "public": false}})).await;
+    host.expect_error("bad_settings").await;
+
+    guest.send(&json!({"type": "take_seat"})).await;
+    guest.recv_type("welcome").await;
+    host.send(&json!({"type": "start"})).await;
+    let snap = host.recv_type("snapshot").await["game"].clone();
+    let to_move = snap["awaiting"]["seats"][0].as_u64().unwrap();
+    let (mover, waiter) = if to_move == 0 {
+        (&mut host, &mut guest)
+    } else {
+        (&mut guest, &mut host)
+    };
+    let before = state(mover).await;
+    let cases: Vec<(String, &str)> = vec![
+        ("{not json".into(), "bad_message"),
+        (json!({"type": "fly"}).to_string(), "bad_message"),
+        (
+            json!({"type": "chat", "text": "hi", "extra": 1}).to_string(),
+            "bad_message",
+        ),
+        (
+            json!({"type": "hello", "name": "again"}).to_string(),
+            "hello_first",
+        ),
+        (
+            json!({"type": "move", "id": 5, "version": 0, "mv": {"cell": "four"}}).to_string(),
+            "bad_move",
+        ),
+        (
+            json!({"type": "move", "id": 5, "version": 0, "mv": {"row": 1}}).to_string(),
+            "bad_move",
+        ),
+        (
+            json!({"type": "move", "id": 5, "version": 0, "mv": {"cell": 9}}).to_string(),
+            "illegal_move",
+        ),
+        (
+            json!({"type": "move", "id": 5, "version": 3, "mv": {"cell": 0}}).to_string(),
+            "stale_version",
+        ),
+        (
+            json!({"type": "chat", "text": "  "}).to_string(),
+            "bad_chat",
+        ),
+        (
+            json!({"type": "chat", "text": "x".repeat(protocol::MAX_CHAT_CHARS + 1)}).to_string(),
+            "bad_chat",
+        ),
+        (
+            json!({"type": "take_seat", "seat": 1}).to_string(),
+            "wrong_status",
+        ),
+        (json!({"type": "kick", "seat": 1}).to_string(), "not_host"),
+    ];
+    for (text, code) in &cases {
+        mover.send_text(text.clone()).await;
+        let e = mover.recv_type("error").await;
+        // When the host is the mover, kicking during the game is wrong_status.
+        if mover.you["is_host"] == true && *code == "not_host" {
+            assert_eq!(e["code"], "wrong_status", "{text}");
+        } else {
+            assert_eq!(e["code"], *code, "{text}");
+        }
+        if *code == "illegal_move" {
+            assert_eq!(e["rule"], "no_such_cell");
+            assert_eq!(e["id"], 5);
+        }
+        assert_eq!(state(mover).await, before, "{text} changed nothing");
+    }
+    // The other seat: not his turn.
+    waiter
+        .send(&json!({"type": "move", "id": 6, "version": 0, "mv": {"cell": 0}}))
+        .await;
+    waiter.expect_error("not_your_turn").await;
+    // A spectator holds no seat.
+    let mut watcher = srv.join(&invite, "Watcher", None).await;
+    watcher
+        .send(&json!({"type": "move", "id": 7, "version": 0, "mv": {"cell": 0}}))
+        .await;
+    watcher.expect_error("not_seated").await;
+    watcher.send(&json!({"type": "legal_moves"})).await;
+    watcher.expect_error("not_seated").await;
+    assert_eq!(state(mover).await, before);
+
+    // Oversized frame: an error, then the server closes the connection.
+    let mut big = srv.join(&invite, "Big", None).await;
+    big.send_text(format!(
+        "{{\"type\":\"chat\",\"text\":\"{}\"}}",
+        "y".repeat(protocol::MAX_FRAME_BYTES)
+    ))
+    .await;
+    big.expect_error("frame_too_large").await;
+    loop {
+        match big.next().await {
+            None => break,
+            Some(m) => assert_ne!(m["type"], "chat", "the big message was not relayed"),
+        }
+    }
+
+    // Flood: beyond the rate, messages are refused.
+    let mut flood = srv.join(&invite, "Flood", None).await;
+    for _ in 0..120 {
+        flood.send(&json!({"type": "legal_moves"})).await;
+    }
+    let mut limited = 0;
+    for _ in 0..120 {
+        let m = flood.recv_type("error").await;
+        if m["code"] == "rate_limited" {
+            limited += 1;
+        } else {
+            assert_eq!(m["code"], "not_seated");
+        }
+    }
+    assert!(limited > 0, "a flood is rate limited");
+    assert_eq!(state(mover).await, before);
+
+    // Wrong codes: 404 on HTTP and on the socket, and not listed.
+    let (status, body) = srv.get("/api/tables/abcdefghijkmnpqrstuvw").await;
+    assert_eq!(status, 404);
+    assert_eq!(body["code"], "no_such_table");
+    let (status, _) = srv.get(&format!("/api/tables/{invite}")).await;
+    assert_eq!(status, 200);
+    let (_, list) = srv.get("/api/tables").await;
+    assert!(
+        !list.to_string().contains(&invite),
+        "private tables are never listed"
+    );
+    let refused = tokio_tungstenite::connect_async(srv.ws_url("abcdefghijkmnpqrstuvw")).await;
+    assert!(refused.is_err(), "no socket for a wrong code");
+    // The record is not available while the game runs (the seed stays hidden).
+    let (status, body) = srv.get(&format!("/api/tables/{invite}/record")).await;
+    assert_eq!(status, 409);
+    assert!(body.get("seed").is_none());
+    srv.stop().await;
+}
+both_stores!(bad_input, bad_input_changes_nothing);
+
+async fn lobby_host_controls_and_play_again(db: &TestDb) {
+    let srv = TestServer::start(db).await;
+    let (public_code, public_spectate, host_token) = srv
+        .create_table_with(json!({
+            "game": "tic-tac-toe", "name": "Ana",
+            "settings": {"seats": 2, "options": {}, "spectators_allowed": false, "public": true}
+        }))
+        .await;
+    let (private_code, _, _) = srv.create_table("tic-tac-toe", 2, false).await;
+    let (_, list) = srv.get("/api/tables").await;
+    let list = list.as_array().unwrap();
+    assert!(
+        list.iter()
+            .any(|t| t["invite_code"] == public_code.as_str() && t["host_name"] == "Ana")
+    );
+    assert!(!json!(list).to_string().contains(&private_code));
+    assert!(!json!(list).to_string().contains(&public_spectate));
+    let (status, games) = srv.get("/api/games").await;
+    assert_eq!(status, 200);
+    assert!(
+        games
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|g| g["id"] == "tic-tac-toe")
+    );
+    let (status, e) = srv
+        .post("/api/tables", &json!({"game": "chess", "name": "x", "settings": {"seats": 2, "options": {}, "spectators_allowed": true, "public": true}}))
+        .await;
+    assert_eq!((status, e["code"].as_str()), (400, Some("bad_settings")));
+
+    // Spectators not allowed here.
+    let mut s = Client::connect(&srv.ws_url(&public_spectate)).await;
+    s.send(&json!({"type": "hello", "name": "Eve"})).await;
+    s.expect_error("no_spectators").await;
+
+    let mut host = srv.join(&public_code, "Ana", Some(&host_token)).await;
+    assert_eq!(host.you["is_host"], true);
+    let mut bo = srv.join(&public_code, "Bo", None).await;
+    assert!(bo.token().is_none());
+    bo.send(&json!({"type": "take_seat", "seat": 1})).await;
+    let w = bo.recv_type("welcome").await;
+    assert_eq!(w["you"]["seat"], 1);
+    assert!(bo.token().is_some());
+    // The host kicks Bo; Bo's seat is free again and Bo is told.
+    host.send(&json!({"type": "kick", "seat": 1})).await;
+    let w = bo.recv_type("welcome").await;
+    assert!(w["you"].get("seat").is_none());
+    let table = host.table().await;
+    assert_eq!(table["seats"][1]["occupant"]["kind"], "empty");
+    // Configure: a timer and spectators.
+    host.send(&json!({"type": "configure", "settings": {"seats": 2, "options": {}, "turn_seconds": 30, "spectators_allowed": true, "public": false}})).await;
+    let t = host.recv_type("table").await;
+    assert_eq!(t["table"]["settings"]["turn_seconds"], 30);
+    let (_, list) = srv.get("/api/tables").await;
+    assert!(
+        !list.to_string().contains(&public_code),
+        "now private, so unlisted"
+    );
+    // A bot fills the seat; start.
+    host.send(&json!({"type": "add_bot", "seat": 1, "level": "greedy"}))
+        .await;
+    host.send(&json!({"type": "start"})).await;
+    let snap = host.recv_type("snapshot").await;
+    assert!(snap["game"]["awaiting"]["timer_ms"].as_u64().unwrap() <= 30_000);
+    host.send(&json!({"type": "configure", "settings": {"seats": 2, "options": {}, "spectators_allowed": true, "public": false}})).await;
+    host.expect_error("wrong_status").await;
+
+    // Chat: everyone gets it; limits hold.
+    bo.send(&json!({"type": "chat", "text": "good luck"})).await;
+    let line = host.recv_type("chat").await;
+    assert_eq!(line["line"]["name"], "Bo");
+    assert_eq!(line["line"]["text"], "good luck");
+    assert_eq!(bo.recv_type("chat").await["line"]["text"], "good luck");
+    for _ in 0..8 {
+        bo.send(&json!({"type": "chat", "text": "spam"})).await;
+    }
+    let mut refused = 0;
+    for _ in 0..8 {
+        loop {
+            let m = bo.recv().await;
+            if m["type"] == "chat" {
+                break;
+            }
+            if m["type"] == "error" {
+                assert_eq!(m["code"], "rate_limited");
+                refused += 1;
+                break;
+            }
+        }
+    }
+    assert!(refused > 0, "chat is rate limited");
+
+    // Play the game out: the host always plays his first legal move.
+    host.send(&json!({"type": "resync"})).await;
+    loop {
+        let m = host.recv().await;
+        if m["type"] == "update" && m.get("outcome").is_some() {
+            break;
+        }
+        let awaited = match m["type"].as_str() {
+            Some("update") => m["awaiting"]["seats"].clone(),
+            Some("snapshot") => m["game"]["awaiting"]["seats"].clone(),
+            _ => continue,
+        };
+        let version = m["version"]
+            .as_u64()
+            .or(m["game"]["version"].as_u64())
+            .unwrap();
+        if awaited == json!([0]) {
+            host.send(&json!({"type": "legal_moves"})).await;
+            let legal = host.recv_type("legal_moves").await;
+            host.send(&json!({"type": "move", "id": version, "version": version, "mv": legal["moves"][0]})).await;
+        }
+    }
+    let (status, record) = srv.get(&format!("/api/tables/{public_code}/record")).await;
+    assert_eq!(status, 200);
+    assert_eq!(record["names"], json!(["Ana", "Bot (greedy)"]));
+    let entries = record["entries"].as_array().unwrap().len();
+    assert_eq!(record["views"].as_array().unwrap().len(), entries + 1);
+
+    // Play again: same seats, a new game at version 0.
+    bo.send(&json!({"type": "play_again"})).await;
+    bo.expect_error("not_host").await;
+    host.send(&json!({"type": "play_again"})).await;
+    let snap = host.recv_type("snapshot").await;
+    assert_eq!(snap["game"]["version"], 0);
+    let table = host.table().await;
+    assert_eq!(table["status"], "playing");
+    assert_eq!(table["seats"][1]["occupant"]["kind"], "bot");
+    srv.stop().await;
+}
+both_stores!(lobby, lobby_host_controls_and_play_again);
