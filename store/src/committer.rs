@@ -128,3 +128,152 @@ async fn one_by_one(store: &Store, batch: &mut Vec<Request>) {
         let _ = r.done.send(result);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{GameRow, TableRow};
+    use serde_json::json;
+
+    async fn store_with_games(n: usize) -> (Store, std::path::PathBuf, Vec<Uuid>) {
+        let dir = std::env::temp_dir().join(format!("citytable-committer-{}", Uuid::new_v4()));
+        let store = Store::open(None, &dir).await.expect("open");
+        let mut games = Vec::new();
+        for i in 0..n {
+            let table = TableRow {
+                id: Uuid::new_v4(),
+                game: "tic-tac-toe".into(),
+                invite_code: format!("i{i}"),
+                spectator_code: format!("s{i}"),
+                status: "playing".into(),
+                public: false,
+                doc: json!({}),
+                updated_at_ms: 0,
+            };
+            store.upsert_table(&table).await.expect("table");
+            let game = GameRow {
+                id: Uuid::new_v4(),
+                table_id: table.id,
+                number: 1,
+                setup: json!({}),
+                started_at_ms: 0,
+                outcome: None,
+            };
+            store.insert_game(&game).await.expect("game");
+            games.push(game.id);
+        }
+        (store, dir, games)
+    }
+
+    fn row(game_id: Uuid, seq: i64) -> MoveRow {
+        MoveRow {
+            game_id,
+            seq,
+            entry: json!({"seq": seq}),
+            at_ms: 0,
+        }
+    }
+
+    fn requests(
+        rows: Vec<MoveRow>,
+    ) -> (Vec<Request>, Vec<oneshot::Receiver<Result<(), StoreError>>>) {
+        rows.into_iter()
+            .map(|row| {
+                let (done, answer) = oneshot::channel();
+                (Request { row, done }, answer)
+            })
+            .unzip()
+    }
+
+    async fn answers(
+        receivers: Vec<oneshot::Receiver<Result<(), StoreError>>>,
+    ) -> Vec<Result<(), StoreError>> {
+        let mut out = Vec::new();
+        for r in receivers {
+            out.push(r.await.expect("every caller is answered"));
+        }
+        out
+    }
+
+    async fn stored_seqs(store: &Store, game_id: Uuid) -> Vec<i64> {
+        let Some(table) = store
+            .load_unfinished()
+            .await
+            .expect("load")
+            .into_iter()
+            .find(|r| r.game.as_ref().is_some_and(|g| g.id == game_id))
+        else {
+            return vec![];
+        };
+        table.moves.iter().map(|m| m.seq).collect()
+    }
+
+    /// One batch holding a duplicate: the other games' moves are stored and acknowledged; the
+    /// duplicate and the later move of its game are refused.
+    #[tokio::test]
+    async fn a_conflict_fails_only_its_caller_and_the_later_moves_of_its_game() {
+        let (store, dir, games) = store_with_games(2).await;
+        let (a, b) = (games[0], games[1]);
+        store.append_moves(&[row(a, 0)]).await.expect("a0");
+
+        let (mut batch, receivers) = requests(vec![row(b, 0), row(a, 0), row(a, 1), row(b, 1)]);
+        commit(&store, &mut batch).await;
+        assert!(batch.is_empty());
+        let got = answers(receivers).await;
+        assert_eq!(got[0], Ok(()));
+        assert!(
+            got[1].as_ref().is_err_and(StoreError::is_conflict),
+            "{:?}",
+            got[1]
+        );
+        assert!(
+            got[2].as_ref().is_err_and(StoreError::is_conflict),
+            "{:?}",
+            got[2]
+        );
+        assert_eq!(got[3], Ok(()));
+        assert_eq!(stored_seqs(&store, a).await, vec![0]);
+        assert_eq!(stored_seqs(&store, b).await, vec![0, 1]);
+        store.close().await;
+        let _ = std::fs::remove_dir_all(dir);
+    }
+
+    /// A batch that cannot be stored at all fails every caller.
+    #[tokio::test]
+    async fn an_unavailable_database_fails_every_caller() {
+        let (store, dir, games) = store_with_games(2).await;
+        store.close().await;
+        let (mut batch, receivers) = requests(vec![row(games[0], 0), row(games[1], 0)]);
+        commit(&store, &mut batch).await;
+        for answer in answers(receivers).await {
+            assert!(answer.is_err_and(|e| e.is_unavailable()));
+        }
+        let _ = std::fs::remove_dir_all(dir);
+    }
+
+    /// A caller that stopped waiting does not disturb the others.
+    #[tokio::test]
+    async fn a_departed_caller_is_skipped() {
+        let (store, dir, games) = store_with_games(1).await;
+        let (mut batch, mut receivers) = requests(vec![row(games[0], 0), row(games[0], 1)]);
+        drop(receivers.remove(0));
+        commit(&store, &mut batch).await;
+        assert_eq!(answers(receivers).await, vec![Ok(())]);
+        assert_eq!(stored_seqs(&store, games[0]).await, vec![0, 1]);
+        store.close().await;
+        let _ = std::fs::remove_dir_all(dir);
+    }
+
+    /// The task ends once every handle is gone; a handle whose task has ended reports it.
+    #[tokio::test]
+    async fn append_after_the_task_stopped_is_unavailable() {
+        let (tx, rx) = mpsc::channel::<Request>(1);
+        drop(rx);
+        let committer = Committer { tx };
+        let err = committer
+            .append(row(Uuid::new_v4(), 0))
+            .await
+            .expect_err("stopped");
+        assert!(err.is_unavailable());
+    }
+}
