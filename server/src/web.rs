@@ -7,7 +7,7 @@ use axum::response::{IntoResponse, Response};
 use rust_embed::RustEmbed;
 
 #[derive(RustEmbed)]
-#[folder = "$CARGO_MANIFEST_DIR/../web"]
+#[folder = "../web"]
 #[allow_missing = true]
 #[exclude = "node_modules/*"]
 #[exclude = "test/*"]
