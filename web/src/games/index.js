@@ -2,6 +2,7 @@
 // its moves and events in words; the table page does everything else.
 
 import { ticTacToe } from './tictactoe.js';
+import { myCity } from './mycity.js';
 
 /**
  * @typedef {import('../wire').AwaitingInfo} AwaitingInfo
@@ -49,7 +50,7 @@ import { ticTacToe } from './tictactoe.js';
  */
 
 /** @type {Record<string, GameUI>} */
-const GAMES = { [ticTacToe.id]: ticTacToe };
+const GAMES = { [ticTacToe.id]: ticTacToe, [myCity.id]: myCity };
 
 /** @param {GameUI} game */
 export function registerGame(game) {
