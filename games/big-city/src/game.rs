@@ -267,6 +267,27 @@ impl Footprint {
     }
 }
 
+/// Surroundings of a footprint, computed on first use.
+pub(crate) struct LazySurroundings {
+    pos: Footprint,
+    ctx: Option<Surroundings>,
+}
+
+impl LazySurroundings {
+    pub(crate) fn new(pos: Footprint) -> Self {
+        LazySurroundings { pos, ctx: None }
+    }
+
+    fn get(&mut self, game: &BigCity, cells: &[u8]) -> Surroundings {
+        if let Some(c) = self.ctx {
+            return c;
+        }
+        let c = game.surroundings(self.pos.as_slice(), cells);
+        self.ctx = Some(c);
+        c
+    }
+}
+
 /// Hand size (C2).
 pub fn hand_size(seats: u8) -> usize {
     if seats >= 5 { 6 } else { 5 }
@@ -468,8 +489,8 @@ impl BigCity {
     /// Validates a build (A1, A2) and returns its points.
     pub(crate) fn check_build(&self, seat: u8, piece: Piece, cells: &[u8]) -> Result<i32, Fail> {
         let pos = self.check_footprint(piece, cells)?;
-        let ctx = self.surroundings(pos.as_slice(), cells);
-        self.check_piece(seat, piece, cells, &ctx)
+        let mut ctx = LazySurroundings::new(pos);
+        self.check_piece(seat, piece, cells, &mut ctx, true)
     }
 
     /// Cells part of a build: in the city, free, the piece's shape, not across a
@@ -495,7 +516,7 @@ impl BigCity {
         if !shape.matches(pos.as_slice()) {
             return Err(Fail::piece("wrong_shape", piece));
         }
-        if !self.line.edges.is_empty() {
+        if !self.line.is_empty() {
             let cs = pos.as_slice();
             for &c in cs {
                 let right = Cell::new(c.x + 1, c.y);
@@ -512,12 +533,14 @@ impl BigCity {
 
     /// The rules of the piece itself: supply, city hall, cards, prerequisites (P1-P5),
     /// and its points (V1-V3).
+    /// Returns the points when `score` is set, else 0 (listing needs only legality).
     pub(crate) fn check_piece(
         &self,
         seat: u8,
         piece: Piece,
         cells: &[u8],
-        ctx: &Surroundings,
+        lazy: &mut LazySurroundings,
+        score_it: bool,
     ) -> Result<i32, Fail> {
         if self.supply[piece.index()] == 0 {
             return Err(Fail::piece("piece_unavailable", piece));
@@ -547,6 +570,17 @@ impl BigCity {
                 return Err(Fail::arg("cards_not_held", p));
             }
         }
+        let needs_ctx = score_it
+            || matches!(
+                piece,
+                Piece::Cinema | Piece::PostOffice | Piece::Bank | Piece::ShoppingCenter
+            );
+        let ctx = if needs_ctx {
+            lazy.get(self, cells)
+        } else {
+            Surroundings::default()
+        };
+        let ctx = &ctx;
         match piece {
             Piece::CityHall if self.map.outskirts(cells[0]) => {
                 return Err(Fail::new("city_hall_outskirts"));
@@ -577,7 +611,7 @@ impl BigCity {
             }
             _ => {}
         }
-        Ok(score(piece, ctx))
+        Ok(if score_it { score(piece, ctx) } else { 0 })
     }
 
     /// What lies around a footprint.
@@ -675,32 +709,49 @@ impl BigCity {
         if !self.city_hall_built() || self.streetcars_left == 0 {
             return out;
         }
-        let mut candidates: Vec<Edge> = if self.line.edges.is_empty() {
-            let mut v = Vec::with_capacity(self.map.props().len() * 4);
+        if self.line.is_empty() {
+            // Every street of the city once: a cell names its top and left edges, and
+            // its bottom and right edges where no city cell lies beyond them.
             for &p in self.map.props() {
-                if let Some(c) = self.map.cell_of(p) {
-                    v.extend(c.edges());
+                let Some(c) = self.map.cell_of(p) else {
+                    continue;
+                };
+                let [top, right, bottom, left] = c.edges();
+                let mut consider = |e: Edge| {
+                    if self.check_edge(e).is_ok() {
+                        out.push(e);
+                    }
+                };
+                consider(top);
+                consider(left);
+                if !self.map.is_city(Cell::new(c.x, c.y + 1)) {
+                    consider(bottom);
+                }
+                if !self.map.is_city(Cell::new(c.x + 1, c.y)) {
+                    consider(right);
                 }
             }
-            v
-        } else {
-            // Only segments touching the line can extend it.
-            let mut v = Vec::with_capacity(self.line.edges.len() * 8);
-            for le in &self.line.edges {
-                for vtx in le.ends() {
-                    v.push(Edge::horizontal(vtx.x, vtx.y));
-                    v.push(Edge::horizontal(vtx.x - 1, vtx.y));
-                    v.push(Edge::vertical(vtx.x, vtx.y));
-                    v.push(Edge::vertical(vtx.x, vtx.y - 1));
+            return out;
+        }
+        // Only segments touching the line can extend it.
+        let mut vertices: Vec<geometry::Vertex> = Vec::with_capacity(self.line.len() + 1);
+        for le in self.line.edges() {
+            for v in le.ends() {
+                if !vertices.contains(&v) {
+                    vertices.push(v);
                 }
             }
-            v
-        };
-        candidates.sort_unstable();
-        candidates.dedup();
-        for e in candidates {
-            if self.check_edge(e).is_ok() {
-                out.push(e);
+        }
+        for v in vertices {
+            for e in [
+                Edge::horizontal(v.x, v.y),
+                Edge::horizontal(v.x - 1, v.y),
+                Edge::vertical(v.x, v.y),
+                Edge::vertical(v.x, v.y - 1),
+            ] {
+                if !out.contains(&e) && self.check_edge(e).is_ok() {
+                    out.push(e);
+                }
             }
         }
         out
@@ -907,7 +958,7 @@ impl BigCity {
             }
             Move::Streetcar { segment } => {
                 let e = self.check_streetcar(segment).map_err(Fail::illegal)?;
-                let first = self.line.edges.is_empty();
+                let first = self.line.is_empty();
                 self.acted(seat);
                 self.place_streetcar(seat, e, ev);
                 if !first && !self.streetcar_edges().is_empty() {
@@ -1032,7 +1083,7 @@ impl BigCity {
     }
 
     fn place_streetcar(&mut self, seat: u8, e: Edge, ev: &mut Vec<Event>) {
-        self.line.edges.push(e);
+        self.line.push(e);
         self.streetcars_left -= 1;
         ev.push(event(EventKind::StreetcarPlaced {
             seat,
@@ -1087,7 +1138,7 @@ impl BigCity {
         let Step::Drawing { remaining } = self.step else {
             return;
         };
-        if remaining > 0 && self.drawable().is_empty() {
+        if remaining > 0 && !(1..=8u8).any(|st| self.stack_allowed(st).is_ok()) {
             ev.push(event(EventKind::DrawsSkipped {
                 seat: self.active,
                 count: remaining,

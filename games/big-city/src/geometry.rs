@@ -244,16 +244,18 @@ impl Shape {
         if cells.len() != self.size() {
             return false;
         }
-        let mut sorted: Vec<Cell> = cells.to_vec();
-        sorted.sort_by_key(|c| (c.y, c.x));
-        sorted.dedup();
-        if sorted.len() != cells.len() {
+        let n = cells.len();
+        let mut sorted = [Cell::default(); 4];
+        sorted[..n].copy_from_slice(cells);
+        let sorted = &mut sorted[..n];
+        sorted.sort_unstable_by_key(|c| (c.y, c.x));
+        if sorted.windows(2).any(|w| w[0] == w[1]) {
             return false;
         }
         let origin = sorted[0];
         self.orientations().iter().any(|o| {
             o.iter()
-                .zip(&sorted)
+                .zip(sorted.iter())
                 .all(|(&(dx, dy), c)| c.x - origin.x == dx && c.y - origin.y == dy)
         })
     }
@@ -658,15 +660,54 @@ impl CityMap {
     }
 }
 
-/// The streetcar line: a set of unit segments.
+/// The streetcar line: a set of unit segments, in placement order, with a bitmap
+/// over the grid for constant-time lookups.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Line {
-    pub edges: Vec<Edge>,
+    edges: Vec<Edge>,
+    bits: Vec<u64>,
+}
+
+fn edge_bit(e: Edge) -> Option<usize> {
+    grid_index(Cell::new(e.x, e.y)).map(|i| i * 2 + usize::from(e.vertical))
 }
 
 impl Line {
+    /// The segments, in placement order.
+    pub fn edges(&self) -> &[Edge] {
+        &self.edges
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.edges.is_empty()
+    }
+
+    pub fn len(&self) -> usize {
+        self.edges.len()
+    }
+
+    /// Adds a segment (no rule checks).
+    pub fn push(&mut self, e: Edge) {
+        if self.contains(e) {
+            return;
+        }
+        if let Some(b) = edge_bit(e) {
+            if self.bits.is_empty() {
+                self.bits = vec![0; GRID_SIDE * GRID_SIDE * 2 / 64 + 1];
+            }
+            self.bits[b / 64] |= 1 << (b % 64);
+        }
+        self.edges.push(e);
+    }
+
     pub fn contains(&self, e: Edge) -> bool {
-        self.edges.contains(&e)
+        match edge_bit(e) {
+            Some(b) => self
+                .bits
+                .get(b / 64)
+                .is_some_and(|w| w & (1 << (b % 64)) != 0),
+            None => self.edges.contains(&e),
+        }
     }
 
     /// How many segments of the line end at `v`.
@@ -886,21 +927,21 @@ mod tests {
         let mut line = Line::default();
         let a = Edge::horizontal(0, 0);
         assert!(line.may_extend(a, true));
-        line.edges.push(a);
+        line.push(a);
         let b = Edge::horizontal(1, 0);
         let branch = Edge::vertical(1, 0); // from (1,0) down, touching middle later
         assert!(line.may_extend(b, false));
         assert!(line.may_extend(b, true));
-        line.edges.push(b);
+        line.push(b);
         // (1,0) is now an interior vertex.
         assert!(line.may_extend(branch, false), "S4 allows branches");
         assert!(!line.may_extend(branch, true), "S5 forbids branches");
         assert!(!line.may_extend(Edge::horizontal(5, 5), false));
         // Loop: square around cell (0,0): edges H(0,0),V(1,0),H(0,1),V(0,0).
         let mut sq = Line::default();
-        sq.edges.push(Edge::horizontal(0, 0));
-        sq.edges.push(Edge::vertical(1, 0));
-        sq.edges.push(Edge::horizontal(0, 1));
+        sq.push(Edge::horizontal(0, 0));
+        sq.push(Edge::vertical(1, 0));
+        sq.push(Edge::horizontal(0, 1));
         let close = Edge::vertical(0, 0);
         assert!(sq.may_extend(close, false), "S4 allows loops");
         assert!(!sq.may_extend(close, true), "S5 forbids loops");

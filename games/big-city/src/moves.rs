@@ -5,7 +5,7 @@
 //! `trade_answer` list each set of cards once, in hand order, while `apply` also
 //! accepts the same set in another order (the order cards go under their stacks).
 
-use crate::game::{BigCity, Step};
+use crate::game::{BigCity, LazySurroundings, Step};
 use crate::geometry::{Cell, Shape};
 use crate::pieces::is_special_card;
 use crate::wire::{Move, Piece, TradePick};
@@ -220,9 +220,12 @@ impl BigCity {
             let Ok(pos) = self.check_footprint(first, cells) else {
                 return;
             };
-            let ctx = self.surroundings(pos.as_slice(), cells);
+            let mut ctx = LazySurroundings::new(pos);
             for &piece in pieces {
-                if self.check_piece(seat, piece, cells, &ctx).is_ok() {
+                if self
+                    .check_piece(seat, piece, cells, &mut ctx, false)
+                    .is_ok()
+                {
                     out.push(Move::Build {
                         piece,
                         cells: cells.to_vec(),
@@ -250,13 +253,6 @@ impl BigCity {
             }
         }
         if self.city_hall_built() {
-            let free: Vec<Cell> = self
-                .map
-                .props()
-                .iter()
-                .filter(|&&p| !self.covered(p))
-                .filter_map(|&p| self.map.cell_of(p))
-                .collect();
             for piece in SPECIALS {
                 let Some(card) = piece.special_card() else {
                     continue;
@@ -264,13 +260,24 @@ impl BigCity {
                 if self.supply[piece.index()] == 0 || !hand.contains(&card) {
                     continue;
                 }
-                let placements = piece.shape().placements(&free, |c| {
-                    self.map.prop_at(c).is_some_and(|p| !self.covered(p))
-                });
-                for cells in placements {
-                    let props: Vec<u8> =
-                        cells.iter().filter_map(|&c| self.map.prop_at(c)).collect();
-                    try_group(&[piece], &props, out);
+                // Every free footprint, anchored at its first cell in (y, x) order.
+                for &anchor in self.map.props() {
+                    if self.covered(anchor) {
+                        continue;
+                    }
+                    let Some(a) = self.map.cell_of(anchor) else {
+                        continue;
+                    };
+                    'shape: for o in piece.shape().orientations() {
+                        let mut props = [0u8; 4];
+                        for (k, &(dx, dy)) in o.iter().enumerate() {
+                            match self.map.prop_at(Cell::new(a.x + dx, a.y + dy)) {
+                                Some(p) if !self.covered(p) => props[k] = p,
+                                _ => continue 'shape,
+                            }
+                        }
+                        try_group(&[piece], &props[..o.len()], out);
+                    }
                 }
             }
         }

@@ -155,7 +155,7 @@ fn check_invariants(g: &BigCity) {
             usize::from(p.supply())
         );
     }
-    assert_eq!(usize::from(g.streetcars_left) + g.line.edges.len(), 17);
+    assert_eq!(usize::from(g.streetcars_left) + g.line.len(), 17);
     // Scores are the sum of their placements.
     for s in 0..g.seats {
         let sum: i32 = g

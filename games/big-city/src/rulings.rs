@@ -107,7 +107,7 @@ fn seg(x1: i16, y1: i16, x2: i16, y2: i16) -> Segment {
 
 fn tram(g: &mut BigCity, segs: &[Segment]) {
     for s in segs {
-        g.line.edges.push(Edge::from_segment(s).unwrap());
+        g.line.push(Edge::from_segment(s).unwrap());
         g.streetcars_left -= 1;
     }
 }
@@ -455,7 +455,7 @@ fn ruling_s2_first_streetcar_is_one_segment_anywhere() {
             segment: seg(0, 0, 1, 0),
         },
     );
-    assert_eq!(g.line.edges.len(), 1);
+    assert_eq!(g.line.len(), 1);
     assert_eq!(g.active, 1, "the first streetcar ends the action");
     assert_eq!(g.step, Step::Action);
 }
@@ -499,7 +499,7 @@ fn ruling_s3_later_actions_one_or_two_connected() {
         },
     );
     ok(&mut g, 1, Move::Done);
-    assert_eq!(g.line.edges.len(), 4);
+    assert_eq!(g.line.len(), 4);
     assert_eq!(g.active, 0);
 }
 
@@ -525,7 +525,7 @@ fn ruling_s4_branches_and_loops_by_default() {
             segment: seg(1, 1, 1, 2),
         },
     );
-    assert_eq!(g.line.edges.len(), 5);
+    assert_eq!(g.line.len(), 5);
 }
 
 #[test]
@@ -1641,7 +1641,7 @@ fn ruling_o1_timeout_passes_and_draws_lowest() {
     );
     g.timeout();
     assert_eq!(g.active, 1);
-    assert_eq!(g.line.edges.len(), 2);
+    assert_eq!(g.line.len(), 2);
 }
 
 #[test]

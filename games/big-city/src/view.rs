@@ -136,7 +136,7 @@ impl BigCity {
             cells,
             unplaced: (1..=8).filter(|&n| !self.map.has_neighborhood(n)).collect(),
             buildings,
-            streetcars: self.line.edges.iter().map(|e| e.segment()).collect(),
+            streetcars: self.line.edges().iter().map(|e| e.segment()).collect(),
             streetcars_left: self.streetcars_left,
             supply: ALL_PIECES
                 .iter()
