@@ -63,14 +63,19 @@ async fn run(store: &Store, rooms: usize, moves: i64) -> Result<(), Box<dyn std:
     );
     let games = create_games(store, rooms).await?;
     let committer = Committer::spawn(store.clone());
+    let handle = committer.clone();
     let (secs, total) = drive(&games, 0, moves, move |row| {
-        let committer = committer.clone();
+        let committer = handle.clone();
         async move { committer.append(row).await }
     })
     .await?;
+    let stats = committer.stats();
     println!(
-        "group commit:      {total} durable moves in {secs:.3} s = {:.0} moves/s",
-        total as f64 / secs
+        "group commit:      {total} durable moves in {secs:.3} s = {:.0} moves/s \
+         ({} transactions, mean {:.1} moves each)",
+        total as f64 / secs,
+        stats.commits,
+        stats.rows as f64 / stats.commits.max(1) as f64
     );
 
     let own = store.clone();

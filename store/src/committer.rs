@@ -13,6 +13,8 @@
 //! (database unreachable) fails every caller of the batch.
 
 use std::collections::HashSet;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use tokio::sync::{mpsc, oneshot};
 use uuid::Uuid;
@@ -34,6 +36,36 @@ struct Request {
 #[derive(Clone, Debug)]
 pub struct Committer {
     tx: mpsc::Sender<Request>,
+    counters: Arc<Counters>,
+}
+
+/// Totals since the committer started (for metrics). `rows / commits` is the mean batch size.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct CommitterStats {
+    /// Transactions committed.
+    pub commits: u64,
+    /// Moves acknowledged as stored.
+    pub rows: u64,
+    /// Moves answered with an error (not stored).
+    pub failed: u64,
+}
+
+#[derive(Debug, Default)]
+struct Counters {
+    commits: AtomicU64,
+    rows: AtomicU64,
+    failed: AtomicU64,
+}
+
+impl Counters {
+    fn committed(&self, rows: usize) {
+        self.commits.fetch_add(1, Ordering::Relaxed);
+        self.rows.fetch_add(rows as u64, Ordering::Relaxed);
+    }
+
+    fn failed(&self, rows: usize) {
+        self.failed.fetch_add(rows as u64, Ordering::Relaxed);
+    }
 }
 
 impl std::fmt::Debug for Request {
@@ -54,8 +86,18 @@ impl Committer {
     pub fn spawn_with(store: Store, max_batch: usize) -> Committer {
         let max_batch = max_batch.max(1);
         let (tx, rx) = mpsc::channel(QUEUE.max(max_batch));
-        tokio::spawn(run(store, rx, max_batch));
-        Committer { tx }
+        let counters = Arc::new(Counters::default());
+        tokio::spawn(run(store, rx, max_batch, Arc::clone(&counters)));
+        Committer { tx, counters }
+    }
+
+    /// Totals since the committer started.
+    pub fn stats(&self) -> CommitterStats {
+        CommitterStats {
+            commits: self.counters.commits.load(Ordering::Relaxed),
+            rows: self.counters.rows.load(Ordering::Relaxed),
+            failed: self.counters.failed.load(Ordering::Relaxed),
+        }
     }
 
     /// Queues the move and resolves once the transaction holding it has committed (then the
@@ -76,19 +118,25 @@ impl Committer {
     }
 }
 
-async fn run(store: Store, mut rx: mpsc::Receiver<Request>, max_batch: usize) {
+async fn run(
+    store: Store,
+    mut rx: mpsc::Receiver<Request>,
+    max_batch: usize,
+    counters: Arc<Counters>,
+) {
     let mut batch: Vec<Request> = Vec::with_capacity(max_batch);
     while rx.recv_many(&mut batch, max_batch).await > 0 {
-        commit(&store, &mut batch).await;
+        commit(&store, &mut batch, &counters).await;
     }
 }
 
 /// Stores the batch and answers every caller in it; leaves `batch` empty.
-async fn commit(store: &Store, batch: &mut Vec<Request>) {
+async fn commit(store: &Store, batch: &mut Vec<Request>, counters: &Counters) {
     let rows: Vec<MoveRow> = batch.iter().map(|r| r.row.clone()).collect();
     match store.append_moves(&rows).await {
         Ok(()) => {
             tracing::trace!(rows = rows.len(), "committed moves");
+            counters.committed(rows.len());
             for r in batch.drain(..) {
                 // A caller that went away no longer needs the answer.
                 let _ = r.done.send(Ok(()));
@@ -99,10 +147,11 @@ async fn commit(store: &Store, batch: &mut Vec<Request>) {
                 rows = rows.len(),
                 "batch conflicted; storing its moves one by one"
             );
-            one_by_one(store, batch).await;
+            one_by_one(store, batch, counters).await;
         }
         Err(e) => {
             tracing::warn!(rows = rows.len(), error = %e, "storing moves failed");
+            counters.failed(rows.len());
             for r in batch.drain(..) {
                 let _ = r.done.send(Err(e.clone()));
             }
@@ -112,7 +161,7 @@ async fn commit(store: &Store, batch: &mut Vec<Request>) {
 
 /// Stores each row in its own transaction, in queue order. Once a row of a game fails, the
 /// later rows of that game are not attempted: storing them would leave a gap in its log.
-async fn one_by_one(store: &Store, batch: &mut Vec<Request>) {
+async fn one_by_one(store: &Store, batch: &mut Vec<Request>, counters: &Counters) {
     let mut failed_games: HashSet<Uuid> = HashSet::new();
     for r in batch.drain(..) {
         let result = if failed_games.contains(&r.row.game_id) {
@@ -124,6 +173,9 @@ async fn one_by_one(store: &Store, batch: &mut Vec<Request>) {
         };
         if result.is_err() {
             failed_games.insert(r.row.game_id);
+            counters.failed(1);
+        } else {
+            counters.committed(1);
         }
         let _ = r.done.send(result);
     }
@@ -217,7 +269,10 @@ mod tests {
         store.append_moves(&[row(a, 0)]).await.expect("a0");
 
         let (mut batch, receivers) = requests(vec![row(b, 0), row(a, 0), row(a, 1), row(b, 1)]);
-        commit(&store, &mut batch).await;
+        let counters = Counters::default();
+        commit(&store, &mut batch, &counters).await;
+        assert_eq!(counters.rows.load(Ordering::Relaxed), 2);
+        assert_eq!(counters.failed.load(Ordering::Relaxed), 2);
         assert!(batch.is_empty());
         let got = answers(receivers).await;
         assert_eq!(got[0], Ok(()));
@@ -244,7 +299,7 @@ mod tests {
         let (store, dir, games) = store_with_games(2).await;
         store.close().await;
         let (mut batch, receivers) = requests(vec![row(games[0], 0), row(games[1], 0)]);
-        commit(&store, &mut batch).await;
+        commit(&store, &mut batch, &Counters::default()).await;
         for answer in answers(receivers).await {
             assert!(answer.is_err_and(|e| e.is_unavailable()));
         }
@@ -257,7 +312,7 @@ mod tests {
         let (store, dir, games) = store_with_games(1).await;
         let (mut batch, mut receivers) = requests(vec![row(games[0], 0), row(games[0], 1)]);
         drop(receivers.remove(0));
-        commit(&store, &mut batch).await;
+        commit(&store, &mut batch, &Counters::default()).await;
         assert_eq!(answers(receivers).await, vec![Ok(())]);
         assert_eq!(stored_seqs(&store, games[0]).await, vec![0, 1]);
         store.close().await;
@@ -269,7 +324,10 @@ mod tests {
     async fn append_after_the_task_stopped_is_unavailable() {
         let (tx, rx) = mpsc::channel::<Request>(1);
         drop(rx);
-        let committer = Committer { tx };
+        let committer = Committer {
+            tx,
+            counters: Arc::default(),
+        };
         let err = committer
             .append(row(Uuid::new_v4(), 0))
             .await

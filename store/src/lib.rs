@@ -34,7 +34,7 @@
 mod committer;
 mod error;
 
-pub use committer::Committer;
+pub use committer::{Committer, CommitterStats, MAX_BATCH};
 pub use error::StoreError;
 
 use std::collections::HashMap;

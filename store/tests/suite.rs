@@ -392,6 +392,13 @@ async fn committer_concurrent_appends_all_land_in_order(ctx: &Ctx) {
             .expect("task finished")
             .expect("all appends stored");
     }
+    let stats = committer.stats();
+    assert_eq!(stats.rows, GAMES as u64 * MOVES as u64);
+    assert_eq!(stats.failed, 0);
+    assert!(
+        stats.commits >= 1 && stats.commits <= stats.rows,
+        "{stats:?}"
+    );
     let fresh = ctx.reopen().await;
     for (t, g) in &games {
         let expected: Vec<MoveRow> = (0..MOVES).map(|s| mv(g.id, s)).collect();
@@ -427,6 +434,8 @@ async fn committer_conflict_fails_only_its_caller(ctx: &Ctx) {
         task.await.expect("task").expect("a good move is stored");
     }
     assert_conflict(dup.await.expect("dup task"));
+    assert_eq!(committer.stats().failed, 1);
+    assert_eq!(committer.stats().rows, 20);
     for (t, g) in &good {
         assert_eq!(moves_of(&ctx.store, t.id).await, vec![mv(g.id, 0)]);
     }
