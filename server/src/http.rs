@@ -13,13 +13,10 @@ use protocol::api::{
     ApiError, CodeInfo, CreateTable, GameInfo, GameRecord, PublicTable, TableCreated,
 };
 use protocol::{ErrorCode, TableStatus};
-use serde_json::Value;
-use uuid::Uuid;
 
 use crate::db::TableRow;
 use crate::games::SetupDoc;
-use crate::room::{self, PlayerDoc, RoomInit, SeatDoc, TableDoc};
-use crate::{AppState, LookupError, codes, now_ms};
+use crate::{AppState, LookupError, codes};
 
 /// An API error: a status, a stable code and a sentence.
 pub struct ApiErr(StatusCode, ErrorCode, String);
@@ -139,63 +136,11 @@ async fn create_table(
 ) -> Result<Json<TableCreated>, ApiErr> {
     let req: CreateTable = serde_json::from_slice(&body)
         .map_err(|_| bad_request(ErrorCode::BadMessage, "That is not a table request."))?;
-    let kind = app
-        .0
-        .games
-        .get(&req.game)
-        .ok_or_else(|| bad_request(ErrorCode::BadSettings, "This server has no such game."))?;
-    room::check_name(&req.name).map_err(|(c, m)| bad_request(c, m))?;
-    room::check_settings(kind.as_ref(), &req.settings).map_err(|(c, m)| bad_request(c, m))?;
-    let token = codes::new_token();
-    let hash = codes::hash_token(&token);
-    let mut seats = vec![SeatDoc::Empty; usize::from(req.settings.seats)];
-    if let Some(first) = seats.first_mut() {
-        *first = SeatDoc::Human {
-            token_hash: hash.clone(),
-            away: false,
-        };
+    match app.create_table(req).await {
+        Ok(created) => Ok(Json(created)),
+        Err((ErrorCode::TryAgain, _)) => Err(ApiErr::try_again()),
+        Err((code, message)) => Err(bad_request(code, message)),
     }
-    let doc = TableDoc {
-        settings: req.settings,
-        host: hash.clone(),
-        players: vec![PlayerDoc {
-            token_hash: hash,
-            name: req.name.trim().to_owned(),
-        }],
-        seats,
-    };
-    let row = TableRow {
-        id: Uuid::new_v4(),
-        game: kind.id().to_owned(),
-        invite_code: codes::new_code(),
-        spectator_code: codes::new_code(),
-        status: "lobby".to_owned(),
-        public: doc.settings.public,
-        doc: serde_json::to_value(&doc).unwrap_or(Value::Null),
-        updated_at_ms: now_ms(),
-    };
-    if let Err(e) = app.0.db.upsert_table(&row).await {
-        tracing::warn!(error = %e, "creating a table failed");
-        return Err(ApiErr::try_again());
-    }
-    let created = TableCreated {
-        invite_code: row.invite_code.clone(),
-        spectator_code: row.spectator_code.clone(),
-        token,
-    };
-    let id = row.id;
-    app.spawn_room(RoomInit {
-        table: row,
-        doc,
-        kind,
-        game: None,
-    })
-    .map_err(|e| {
-        tracing::error!(table = %id, error = %e, "starting a room failed");
-        ApiErr::try_again()
-    })?;
-    tracing::info!(table = %id, "table created");
-    Ok(Json(created))
 }
 
 async fn find(app: &AppState, code: &str, addr: SocketAddr) -> Result<TableRow, ApiErr> {

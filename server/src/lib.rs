@@ -37,7 +37,9 @@ use uuid::Uuid;
 
 use crate::db::{Db, GameRow, MoveRow, StoreDb, TableRow};
 use crate::games::Registry;
-use crate::room::{Room, RoomInit, RoomMsg, TableDoc};
+use crate::room::{PlayerDoc, Room, RoomInit, RoomMsg, SeatDoc, TableDoc};
+use protocol::ErrorCode;
+use protocol::api::{CreateTable, TableCreated};
 
 pub use crate::room::bot_seed;
 
@@ -306,6 +308,86 @@ impl AppState {
                 Err(LookupError::Store)
             }
         }
+    }
+
+    /// Creates a table in the lobby (the host takes seat 0) and starts its room.
+    pub async fn create_table(
+        &self,
+        req: CreateTable,
+    ) -> Result<TableCreated, (ErrorCode, String)> {
+        let kind = self.0.games.get(&req.game).ok_or((
+            ErrorCode::BadSettings,
+            "This server has no such game.".to_owned(),
+        ))?;
+        room::check_name(&req.name)?;
+        room::check_settings(kind.as_ref(), &req.settings)?;
+        let token = codes::new_token();
+        let hash = codes::hash_token(&token);
+        let mut seats = vec![SeatDoc::Empty; usize::from(req.settings.seats)];
+        if let Some(first) = seats.first_mut() {
+            *first = SeatDoc::Human {
+                token_hash: hash.clone(),
+                away: false,
+            };
+        }
+        let doc = TableDoc {
+            settings: req.settings,
+            host: hash.clone(),
+            players: vec![PlayerDoc {
+                token_hash: hash,
+                name: req.name.trim().to_owned(),
+            }],
+            seats,
+        };
+        let row = TableRow {
+            id: Uuid::new_v4(),
+            game: kind.id().to_owned(),
+            invite_code: codes::new_code(),
+            spectator_code: codes::new_code(),
+            status: "lobby".to_owned(),
+            public: doc.settings.public,
+            doc: serde_json::to_value(&doc).unwrap_or(serde_json::Value::Null),
+            updated_at_ms: now_ms(),
+        };
+        let try_again = || {
+            (
+                ErrorCode::TryAgain,
+                "The server cannot reach its store right now. Try again.".to_owned(),
+            )
+        };
+        if let Err(e) = self.0.db.upsert_table(&row).await {
+            tracing::warn!(error = %e, "creating a table failed");
+            return Err(try_again());
+        }
+        let created = TableCreated {
+            invite_code: row.invite_code.clone(),
+            spectator_code: row.spectator_code.clone(),
+            token,
+        };
+        let id = row.id;
+        self.spawn_room(RoomInit {
+            table: row,
+            doc,
+            kind,
+            game: None,
+        })
+        .map_err(|e| {
+            tracing::error!(table = %id, error = %e, "starting a room failed");
+            try_again()
+        })?;
+        tracing::info!(table = %id, "table created");
+        Ok(created)
+    }
+
+    /// The inbox of a room in memory, and whether `code` is its spectator code.
+    pub fn room_sender(&self, code: &str) -> Option<(mpsc::Sender<RoomMsg>, bool)> {
+        let rooms = self.0.rooms.lock().ok()?;
+        rooms.get(code).map(|e| (e.tx.clone(), e.spectator))
+    }
+
+    /// A fresh connection id.
+    pub fn new_conn_id(&self) -> u64 {
+        self.next_conn()
     }
 
     /// Asks every room to finish what is queued and stop.

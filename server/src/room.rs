@@ -481,6 +481,8 @@ impl Room {
     }
 
     fn broadcast_table(&mut self) {
+        // The listing first: whoever hears of the change can already see it there.
+        self.publish();
         let with = encode(&ServerMsg::Table {
             table: self.table_info(true),
         });
@@ -495,7 +497,6 @@ impl Room {
         for (id, codes) in targets {
             self.send(id, if codes { with.clone() } else { without.clone() });
         }
-        self.publish();
     }
 
     /// Keeps the public lobby listing in step. Private tables are never listed.

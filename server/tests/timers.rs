@@ -1,0 +1,227 @@
+//! Turn timers under tokio's paused clock (a room driven in process, no sleeps),
+//! and a store that fails: nothing is applied or acknowledged.
+
+#![allow(clippy::unwrap_used)]
+
+mod support;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::extract::ws::Utf8Bytes;
+use protocol::api::CreateTable;
+use protocol::{ClientMsg, TableSettings};
+use serde_json::{Value, json};
+use server::db::{Db, MemDb};
+use server::room::{Outbox, RoomMsg};
+use server::{AppState, Config};
+use support::TestServer;
+use tokio::sync::{Notify, mpsc, oneshot};
+use tokio::time::Instant;
+
+/// A connection made of channels, talking to a room directly.
+struct Conn {
+    id: u64,
+    room: mpsc::Sender<RoomMsg>,
+    rx: mpsc::Receiver<Utf8Bytes>,
+}
+
+impl Conn {
+    async fn join(app: &AppState, code: &str, name: &str, token: Option<String>) -> Conn {
+        let (room, spectator_link) = app.room_sender(code).expect("room");
+        let (tx, rx) = mpsc::channel(1024);
+        let id = app.new_conn_id();
+        let (reply, joined) = oneshot::channel();
+        room.send(RoomMsg::Join {
+            conn: id,
+            token,
+            name: name.to_owned(),
+            spectator_link,
+            out: Outbox {
+                tx,
+                close: Arc::new(Notify::new()),
+            },
+            reply,
+        })
+        .await
+        .expect("room alive");
+        assert!(joined.await.expect("reply"));
+        Conn { id, room, rx }
+    }
+
+    async fn send(&self, msg: Value) {
+        let msg: ClientMsg = serde_json::from_value(msg).expect("client message");
+        self.room
+            .send(RoomMsg::Client {
+                conn: self.id,
+                msg,
+                received: Instant::now(),
+            })
+            .await
+            .expect("room alive");
+    }
+
+    async fn recv(&mut self) -> Value {
+        let m = self.rx.recv().await.expect("room keeps the connection");
+        serde_json::from_str(m.as_str()).expect("JSON")
+    }
+
+    async fn recv_type(&mut self, ty: &str) -> Value {
+        loop {
+            let m = self.recv().await;
+            if m["type"] == ty {
+                return m;
+            }
+        }
+    }
+}
+
+fn settings(turn_seconds: Option<u32>) -> TableSettings {
+    TableSettings {
+        seats: 2,
+        options: json!({}),
+        turn_seconds,
+        spectators_allowed: true,
+        public: false,
+    }
+}
+
+#[tokio::test(start_paused = true)]
+async fn timeouts_mark_away_and_a_bot_takes_over() {
+    let db = Arc::new(MemDb::default());
+    let app = AppState::new(
+        db.clone(),
+        Config {
+            bot_delay: Duration::ZERO,
+            ..Config::default()
+        },
+    );
+    let created = app
+        .create_table(CreateTable {
+            game: "tic-tac-toe".into(),
+            settings: settings(Some(5)),
+            name: "Host".into(),
+        })
+        .await
+        .expect("table");
+    let mut host = Conn::join(
+        &app,
+        &created.invite_code,
+        "Host",
+        Some(created.token.clone()),
+    )
+    .await;
+    let guest = Conn::join(&app, &created.invite_code, "Guest", None).await;
+    guest.send(json!({"type": "take_seat"})).await;
+    host.send(json!({"type": "start"})).await;
+    let snap = host.recv_type("snapshot").await;
+    let first = snap["game"]["awaiting"]["seats"][0].as_u64().unwrap();
+    assert_eq!(snap["game"]["awaiting"]["timer_ms"], 5000);
+    let started = Instant::now();
+
+    // Nobody moves: each turn times out after 5 s of (paused, auto-advanced) time.
+    let mut handed = false;
+    let outcome = loop {
+        let m = host.recv().await;
+        match m["type"].as_str() {
+            Some("table") => {
+                let seat = &m["table"]["seats"][first as usize]["occupant"];
+                if seat["away"] == true && !handed {
+                    // Three timed-out turns in a row: the host hands the seat to a bot.
+                    assert!(started.elapsed() >= Duration::from_secs(25));
+                    host.send(json!({"type": "add_bot", "seat": first, "level": "greedy"}))
+                        .await;
+                    handed = true;
+                }
+            }
+            Some("update") => {
+                if let Some(o) = m.get("outcome") {
+                    break o.clone();
+                }
+            }
+            _ => {}
+        }
+    };
+    assert!(handed, "the first seat was marked away");
+    // The log: five timeouts (the first seat's third is the fifth entry, then
+    // the other seat's third), then the bot's winning move for the first seat.
+    let table = db
+        .table_by_code(&created.invite_code)
+        .await
+        .unwrap()
+        .unwrap();
+    let (_, moves) = db.latest_game(table.id).await.unwrap().unwrap();
+    let kinds: Vec<&str> = moves
+        .iter()
+        .map(|m| {
+            if m.entry.get("timeout").is_some() {
+                "timeout"
+            } else {
+                "move"
+            }
+        })
+        .collect();
+    assert_eq!(
+        kinds,
+        ["timeout"; 6]
+            .iter()
+            .chain(["move"].iter())
+            .copied()
+            .collect::<Vec<_>>()
+    );
+    assert_eq!(moves[6].entry["move"]["seat"].as_u64(), Some(first));
+    assert_eq!(outcome["winners"], json!([first]));
+    // Six turns ran out, 5 s each, in virtual time.
+    assert!(started.elapsed() >= Duration::from_secs(30));
+    assert!(started.elapsed() < Duration::from_secs(31));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_failing_store_applies_and_acknowledges_nothing() {
+    let mem = Arc::new(MemDb::default());
+    let db = mem.clone();
+    let srv = TestServer::start_with(move || async move { db as Arc<dyn Db> }, false).await;
+    let (invite, _, token) = srv.create_table("tic-tac-toe", 2, false).await;
+    let mut host = srv.join(&invite, "Host", Some(&token)).await;
+    let mut guest = srv.join(&invite, "Guest", None).await;
+    guest.send(&json!({"type": "take_seat"})).await;
+    guest.recv_type("welcome").await;
+    host.send(&json!({"type": "start"})).await;
+    let snap = host.recv_type("snapshot").await["game"].clone();
+    let mover = if snap["awaiting"]["seats"][0] == 0 {
+        &mut host
+    } else {
+        &mut guest
+    };
+    mem.set_failing(true);
+    let (status, _) = srv.get_text("/readyz").await;
+    assert_eq!(status, 503);
+    mover
+        .send(&json!({"type": "move", "id": 1, "version": 0, "mv": {"cell": 4}}))
+        .await;
+    let e = mover.recv_type("error").await;
+    assert_eq!(e["code"], "try_again");
+    assert_eq!(e["id"], 1);
+    mover
+        .send(&json!({"type": "chat", "text": "still here"}))
+        .await;
+    mover.recv_type("chat").await;
+    let now = mover.snapshot().await;
+    assert_eq!(now["version"], 0, "nothing applied");
+    assert_eq!(now["view"], snap["view"]);
+    mem.set_failing(false);
+    let (status, _) = srv.get_text("/readyz").await;
+    assert_eq!(status, 200);
+    mover
+        .send(&json!({"type": "move", "id": 2, "version": 0, "mv": {"cell": 4}}))
+        .await;
+    let ok = mover.recv_type("move_ok").await;
+    assert_eq!(ok["version"], 1);
+    let (status, metrics) = srv.get_text("/metrics").await;
+    assert_eq!(status, 200);
+    assert!(metrics.contains("citytable_moves_total 1"), "{metrics}");
+    assert!(metrics.contains("citytable_store_commit_seconds_count 1"));
+    let (status, health) = srv.get_text("/healthz").await;
+    assert_eq!((status, health.as_str()), (200, "ok"));
+    srv.stop().await;
+}
