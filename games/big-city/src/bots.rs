@@ -9,7 +9,7 @@ use engine::{BotLevel, GameRng, Seat};
 
 impl BigCity {
     pub fn bot_move(&self, seat: Seat, level: BotLevel, rng: &mut GameRng) -> Option<Move> {
-        if !self.awaiting_seats().contains(&seat) {
+        if !self.is_awaited(seat) {
             return None;
         }
         match level {
@@ -34,7 +34,12 @@ impl BigCity {
                 }
             }
         }
-        self.build_moves(seat, &mut small);
+        let mut builds: Vec<(Piece, [u8; 4], usize)> = Vec::new();
+        self.for_each_build(seat, |piece, cells| {
+            let mut a = [0u8; 4];
+            a[..cells.len()].copy_from_slice(cells);
+            builds.push((piece, a, cells.len()));
+        });
         let cars = self.streetcar_edges();
         let places = if self.city_hall_built() {
             self.placements.len()
@@ -48,12 +53,19 @@ impl BigCity {
         } else {
             0
         };
-        let total = small.len() + cars.len() + places + exchanges + offers + 1;
+        let total = small.len() + builds.len() + cars.len() + places + exchanges + offers + 1;
         let mut r = rng.below(total);
         if r < small.len() {
             return small.swap_remove(r);
         }
         r -= small.len();
+        if let Some((piece, cells, n)) = builds.get(r) {
+            return Move::Build {
+                piece: *piece,
+                cells: cells[..*n].to_vec(),
+            };
+        }
+        r -= builds.len();
         if let Some(e) = cars.get(r) {
             return Move::Streetcar {
                 segment: e.segment(),

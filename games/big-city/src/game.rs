@@ -448,6 +448,22 @@ impl BigCity {
         }
     }
 
+    /// Whether `seat`'s decision is awaited (without allocating).
+    pub(crate) fn is_awaited(&self, seat: u8) -> bool {
+        match &self.step {
+            Step::Over(_) => false,
+            Step::TradeAnswers => {
+                seat != self.active
+                    && self
+                        .trade
+                        .as_ref()
+                        .and_then(|t| t.answers.get(usize::from(seat)))
+                        .is_some_and(|a| a.is_none())
+            }
+            _ => seat == self.active,
+        }
+    }
+
     pub fn awaiting(&self) -> Awaiting {
         Awaiting {
             seats: self.awaiting_seats(),
@@ -516,19 +532,35 @@ impl BigCity {
         if !shape.matches(pos.as_slice()) {
             return Err(Fail::piece("wrong_shape", piece));
         }
-        if !self.line.is_empty() {
-            let cs = pos.as_slice();
-            for &c in cs {
-                let right = Cell::new(c.x + 1, c.y);
-                let below = Cell::new(c.x, c.y + 1);
-                if (cs.contains(&right) && self.line.contains(Edge::vertical(c.x + 1, c.y)))
-                    || (cs.contains(&below) && self.line.contains(Edge::horizontal(c.x, c.y + 1)))
-                {
-                    return Err(Fail::new("crosses_streetcar"));
-                }
-            }
+        if self.crosses_line(pos.as_slice()) {
+            return Err(Fail::new("crosses_streetcar"));
         }
         Ok(pos)
+    }
+
+    /// Whether a streetcar runs between two cells of the footprint (G8).
+    pub(crate) fn crosses_line(&self, cs: &[Cell]) -> bool {
+        if self.line.is_empty() {
+            return false;
+        }
+        cs.iter().any(|&c| {
+            let right = Cell::new(c.x + 1, c.y);
+            let below = Cell::new(c.x, c.y + 1);
+            (cs.contains(&right) && self.line.contains(Edge::vertical(c.x + 1, c.y)))
+                || (cs.contains(&below) && self.line.contains(Edge::horizontal(c.x, c.y + 1)))
+        })
+    }
+
+    /// A2: a park may have at most one cell on the outskirts, a factory at least two.
+    pub(crate) fn check_special_site(&self, piece: Piece, cells: &[u8]) -> Result<(), Fail> {
+        let outskirts = cells.iter().filter(|&&p| self.map.outskirts(p)).count();
+        if piece.is_park() && outskirts > 1 {
+            return Err(Fail::new("park_outskirts"));
+        }
+        if piece.is_factory() && outskirts < 2 {
+            return Err(Fail::new("factory_outskirts"));
+        }
+        Ok(())
     }
 
     /// The rules of the piece itself: supply, city hall, cards, prerequisites (P1-P5),
@@ -556,13 +588,7 @@ impl BigCity {
             if !self.holds(seat, card) {
                 return Err(Fail::piece("special_card_not_held", piece));
             }
-            let outskirts = cells.iter().filter(|&&p| self.map.outskirts(p)).count();
-            if piece.is_park() && outskirts > 1 {
-                return Err(Fail::new("park_outskirts"));
-            }
-            if piece.is_factory() && outskirts < 2 {
-                return Err(Fail::new("factory_outskirts"));
-            }
+            self.check_special_site(piece, cells)?;
             return Ok(0);
         }
         for &p in cells {
@@ -763,7 +789,7 @@ impl BigCity {
         if self.game_over() {
             return Err(Illegal::game_over());
         }
-        if !self.awaiting_seats().contains(&seat) {
+        if !self.is_awaited(seat) {
             return Err(Illegal::not_your_turn());
         }
         // Validate on a copy-free path: every branch checks before it mutates.
@@ -1456,9 +1482,24 @@ fn list(v: &[u8]) -> String {
     }
 }
 
+/// A one-digit number as text (seats and stacks are below 10).
+fn digit(n: u8) -> &'static str {
+    const DIGITS: [&str; 10] = ["0", "1", "2", "3", "4", "5", "6", "7", "8", "9"];
+    DIGITS.get(usize::from(n)).copied().unwrap_or("?")
+}
+
+/// Joins pieces of text without the formatting machinery (the most frequent events).
+fn words(parts: &[&str]) -> String {
+    let mut s = String::with_capacity(parts.iter().map(|p| p.len()).sum());
+    for p in parts {
+        s.push_str(p);
+    }
+    s
+}
+
 fn describe(k: &EventKind) -> String {
     match k {
-        EventKind::TurnStarted { seat } => format!("seat {seat}'s turn"),
+        EventKind::TurnStarted { seat } => words(&["seat ", digit(*seat), "'s turn"]),
         EventKind::NeighborhoodPlaced {
             seat,
             neighborhood,
@@ -1495,11 +1536,16 @@ fn describe(k: &EventKind) -> String {
             stacks.len(),
             list(stacks)
         ),
-        EventKind::Drew { seat, stack } => format!("seat {seat} drew a card from stack {stack}"),
+        EventKind::Drew { seat, stack } => words(&[
+            "seat ",
+            digit(*seat),
+            " drew a card from stack ",
+            digit(*stack),
+        ]),
         EventKind::DrawsSkipped { seat, count } => {
             format!("seat {seat} could not draw {count} card(s): no allowed stack left")
         }
-        EventKind::Passed { seat } => format!("seat {seat} passed"),
+        EventKind::Passed { seat } => words(&["seat ", digit(*seat), " passed"]),
         EventKind::TimedOut { seat } => format!("seat {seat} ran out of time"),
         EventKind::TradeOffered {
             seat,

@@ -69,7 +69,7 @@ impl BigCity {
     /// Every legal move of `seat` now.
     pub fn legal_moves(&self, seat: Seat) -> Vec<Move> {
         let mut out = Vec::new();
-        if !self.awaiting_seats().contains(&seat) {
+        if !self.is_awaited(seat) {
             return out;
         }
         match &self.step {
@@ -207,6 +207,16 @@ impl BigCity {
 
     /// Build moves: footprints made of held property cards, and parks/factories.
     pub(crate) fn build_moves(&self, seat: Seat, out: &mut Vec<Move>) {
+        self.for_each_build(seat, |piece, cells| {
+            out.push(Move::Build {
+                piece,
+                cells: cells.to_vec(),
+            })
+        });
+    }
+
+    /// Calls `f` with every legal build of `seat` (piece and property numbers).
+    pub(crate) fn for_each_build(&self, seat: Seat, mut f: impl FnMut(Piece, &[u8])) {
         let hand = self.hand(seat);
         // Held property cards that lie in the city and are free.
         let usable: Vec<(u8, Cell)> = hand
@@ -215,7 +225,7 @@ impl BigCity {
             .filter_map(|&c| self.map.cell_of(c).map(|cell| (c, cell)))
             .collect();
         // Each footprint is checked once; then each piece that fits its shape.
-        let try_group = |pieces: &[Piece], cells: &[u8], out: &mut Vec<Move>| {
+        let mut try_group = |pieces: &[Piece], cells: &[u8]| {
             let Some(&first) = pieces.first() else { return };
             let Ok(pos) = self.check_footprint(first, cells) else {
                 return;
@@ -226,28 +236,26 @@ impl BigCity {
                     .check_piece(seat, piece, cells, &mut ctx, false)
                     .is_ok()
                 {
-                    out.push(Move::Build {
-                        piece,
-                        cells: cells.to_vec(),
-                    });
+                    f(piece, cells);
                 }
             }
         };
         for &(p, _) in &usable {
-            try_group(&SINGLES, &[p], out);
+            try_group(&SINGLES, &[p]);
         }
         for (i, &(p, c)) in usable.iter().enumerate() {
             for &(q, d) in &usable[i + 1..] {
                 if c.adjacent(d) {
-                    try_group(&DOUBLES, &[p, q], out);
+                    try_group(&DOUBLES, &[p, q]);
                 }
             }
         }
         for (i, &(p, c)) in usable.iter().enumerate() {
             for (j, &(q, d)) in usable.iter().enumerate().skip(i + 1) {
                 for &(r, e) in &usable[j + 1..] {
-                    if Shape::Line3.matches(&[c, d, e]) {
-                        try_group(&TRIPLES, &[p, q, r], out);
+                    let straight = (c.x == d.x && d.x == e.x) || (c.y == d.y && d.y == e.y);
+                    if straight && Shape::Line3.matches(&[c, d, e]) {
+                        try_group(&TRIPLES, &[p, q, r]);
                     }
                 }
             }
@@ -268,15 +276,27 @@ impl BigCity {
                     let Some(a) = self.map.cell_of(anchor) else {
                         continue;
                     };
+                    // Supply, city hall and the card are checked above; the cells
+                    // are free by construction: what remains is G8 and A2's site rule.
                     'shape: for o in piece.shape().orientations() {
                         let mut props = [0u8; 4];
+                        let mut cells = [Cell::default(); 4];
                         for (k, &(dx, dy)) in o.iter().enumerate() {
-                            match self.map.prop_at(Cell::new(a.x + dx, a.y + dy)) {
-                                Some(p) if !self.covered(p) => props[k] = p,
+                            let c = Cell::new(a.x + dx, a.y + dy);
+                            match self.map.prop_at(c) {
+                                Some(p) if !self.covered(p) => {
+                                    props[k] = p;
+                                    cells[k] = c;
+                                }
                                 _ => continue 'shape,
                             }
                         }
-                        try_group(&[piece], &props[..o.len()], out);
+                        let props = &props[..o.len()];
+                        if !self.crosses_line(&cells[..o.len()])
+                            && self.check_special_site(piece, props).is_ok()
+                        {
+                            f(piece, props);
+                        }
                     }
                 }
             }
