@@ -7,12 +7,14 @@
 //! queue and form the next batch, so the batch size follows the load by itself: one row when
 //! the server is quiet, hundreds under load.
 //!
-//! A failed batch acknowledges nothing. When it failed on a conflict (one row's `(game_id, seq)`
-//! already stored), the rows are retried one by one so that only the offending caller (and the
-//! later rows of the same game, which would leave a gap) gets the error; any other failure
-//! (database unreachable) fails every caller of the batch.
+//! A failed transaction acknowledges nothing. When it failed on a conflict (a row's
+//! `(game_id, seq)` already stored), its halves are retried separately, recursively, so that
+//! only the offending caller (and the later rows of the same game, which would leave a gap) gets
+//! the error; any other failure (database unreachable) fails every caller of the batch.
 
 use std::collections::HashSet;
+use std::future::Future;
+use std::pin::Pin;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -132,53 +134,64 @@ async fn run(
 
 /// Stores the batch and answers every caller in it; leaves `batch` empty.
 async fn commit(store: &Store, batch: &mut Vec<Request>, counters: &Counters) {
-    let rows: Vec<MoveRow> = batch.iter().map(|r| r.row.clone()).collect();
-    match store.append_moves(&rows).await {
-        Ok(()) => {
-            tracing::trace!(rows = rows.len(), "committed moves");
-            counters.committed(rows.len());
-            for r in batch.drain(..) {
-                // A caller that went away no longer needs the answer.
-                let _ = r.done.send(Ok(()));
-            }
-        }
-        Err(StoreError::Conflict(_)) if batch.len() > 1 => {
-            tracing::debug!(
-                rows = rows.len(),
-                "batch conflicted; storing its moves one by one"
-            );
-            one_by_one(store, batch, counters).await;
-        }
-        Err(e) => {
-            tracing::warn!(rows = rows.len(), error = %e, "storing moves failed");
-            counters.failed(rows.len());
-            for r in batch.drain(..) {
-                let _ = r.done.send(Err(e.clone()));
-            }
-        }
-    }
+    let mut failed_games = HashSet::new();
+    let requests: Vec<Request> = batch.drain(..).collect();
+    store_part(store, requests, &mut failed_games, counters).await;
 }
 
-/// Stores each row in its own transaction, in queue order. Once a row of a game fails, the
-/// later rows of that game are not attempted: storing them would leave a gap in its log.
-async fn one_by_one(store: &Store, batch: &mut Vec<Request>, counters: &Counters) {
-    let mut failed_games: HashSet<Uuid> = HashSet::new();
-    for r in batch.drain(..) {
-        let result = if failed_games.contains(&r.row.game_id) {
-            Err(StoreError::Conflict(
-                "append moves: an earlier move of the same game was not stored".into(),
-            ))
-        } else {
-            store.append_moves(std::slice::from_ref(&r.row)).await
-        };
-        if result.is_err() {
-            failed_games.insert(r.row.game_id);
-            counters.failed(1);
-        } else {
-            counters.committed(1);
+/// Stores `requests` in one transaction. If that fails on a conflict, the two halves are
+/// stored separately (recursively), so one bad row costs about `2 * log2(n)` transactions
+/// instead of failing the whole batch or retrying every row alone. Halves go in queue order,
+/// and once a row of a game has failed the later rows of that game are refused without being
+/// tried: storing them would leave a gap in its log.
+fn store_part<'a>(
+    store: &'a Store,
+    requests: Vec<Request>,
+    failed_games: &'a mut HashSet<Uuid>,
+    counters: &'a Counters,
+) -> Pin<Box<dyn Future<Output = ()> + Send + 'a>> {
+    Box::pin(async move {
+        let (refused, requests): (Vec<Request>, Vec<Request>) = requests
+            .into_iter()
+            .partition(|r| failed_games.contains(&r.row.game_id));
+        if !refused.is_empty() {
+            counters.failed(refused.len());
+            for r in refused {
+                let _ = r.done.send(Err(StoreError::Conflict(
+                    "append moves: an earlier move of the same game was not stored".into(),
+                )));
+            }
         }
-        let _ = r.done.send(result);
-    }
+        if requests.is_empty() {
+            return;
+        }
+        let rows: Vec<MoveRow> = requests.iter().map(|r| r.row.clone()).collect();
+        match store.append_moves(&rows).await {
+            Ok(()) => {
+                tracing::trace!(rows = rows.len(), "committed moves");
+                counters.committed(rows.len());
+                for r in requests {
+                    // A caller that went away no longer needs the answer.
+                    let _ = r.done.send(Ok(()));
+                }
+            }
+            Err(StoreError::Conflict(_)) if requests.len() > 1 => {
+                tracing::debug!(rows = rows.len(), "batch conflicted; splitting it");
+                let mut left = requests;
+                let right = left.split_off(left.len() / 2);
+                store_part(store, left, failed_games, counters).await;
+                store_part(store, right, failed_games, counters).await;
+            }
+            Err(e) => {
+                tracing::warn!(rows = rows.len(), error = %e, "storing moves failed");
+                counters.failed(rows.len());
+                for r in requests {
+                    failed_games.insert(r.row.game_id);
+                    let _ = r.done.send(Err(e.clone()));
+                }
+            }
+        }
+    })
 }
 
 #[cfg(test)]
@@ -289,6 +302,41 @@ mod tests {
         assert_eq!(got[3], Ok(()));
         assert_eq!(stored_seqs(&store, a).await, vec![0]);
         assert_eq!(stored_seqs(&store, b).await, vec![0, 1]);
+        store.close().await;
+        let _ = std::fs::remove_dir_all(dir);
+    }
+
+    /// In a large batch one duplicate costs a few transactions, not one per row, and only its
+    /// game's rows fail.
+    #[tokio::test]
+    async fn a_large_batch_with_one_conflict_is_split_not_replayed_row_by_row() {
+        let (store, dir, games) = store_with_games(8).await;
+        let bad = games[3];
+        store.append_moves(&[row(bad, 0)]).await.expect("bad 0");
+        let rows: Vec<MoveRow> = (0..8)
+            .flat_map(|seq| games.iter().map(move |&g| row(g, seq)))
+            .collect();
+        let (mut batch, receivers) = requests(rows.clone());
+        let counters = Counters::default();
+        commit(&store, &mut batch, &counters).await;
+        for (r, answer) in rows.iter().zip(answers(receivers).await) {
+            if r.game_id == bad {
+                assert!(answer.is_err_and(|e| e.is_conflict()));
+            } else {
+                assert_eq!(answer, Ok(()));
+            }
+        }
+        assert_eq!(counters.rows.load(Ordering::Relaxed), 56);
+        assert_eq!(counters.failed.load(Ordering::Relaxed), 8);
+        let commits = counters.commits.load(Ordering::Relaxed);
+        assert!(
+            commits <= 8,
+            "{commits} transactions for one conflict among 64 rows"
+        );
+        for &g in &games {
+            let expected: Vec<i64> = if g == bad { vec![0] } else { (0..8).collect() };
+            assert_eq!(stored_seqs(&store, g).await, expected);
+        }
         store.close().await;
         let _ = std::fs::remove_dir_all(dir);
     }
