@@ -301,6 +301,13 @@ export function createMyCityBoard(ctx) {
   /** @type {number | null} */
   let sentVersion = null;
   /**
+   * My last decision sent this round. Decisions are simultaneous: when another
+   * seat's decision lands first, mine was made on an older version and is refused
+   * as stale, so it is sent again on the new version (at most a few times).
+   * @type {{mv: Move, round: number, version: number, tries: number} | null}
+   */
+  let lastSent = null;
+  /**
    * The parts of my map that follow the pointer without a full redraw.
    * @type {{svg: SVGSVGElement, ghostLayer: SVGElement, prompt: HTMLElement, piece: import('./types').PieceInfo, view: View} | null}
    */
@@ -351,6 +358,7 @@ export function createMyCityBoard(ctx) {
   function send(mv) {
     if (!last || !myTurn()) return;
     sentVersion = last.version;
+    lastSent = { mv, round: /** @type {View} */ (last.view).round, version: last.version, tries: 0 };
     chosen = null;
     pointed = null;
     endArmed = false;
@@ -433,6 +441,13 @@ export function createMyCityBoard(ctx) {
       endArmed = false;
     }
     if (sentVersion !== null && sentVersion !== state.version) sentVersion = null;
+    if (lastSent && (lastSent.round !== view.round || view.my_decision || state.replay || view.game_over)) lastSent = null;
+    if (lastSent && state.version > lastSent.version && me !== undefined && state.awaiting.seats.includes(me) && lastSent.tries < 5) {
+      lastSent.version = state.version;
+      lastSent.tries += 1;
+      sentVersion = state.version;
+      ctx.send(lastSent.mv);
+    }
     const mine = myTurn();
     if (mine && !state.legal) ctx.askLegal();
 
@@ -470,12 +485,14 @@ export function createMyCityBoard(ctx) {
     return h(
       'section',
       { class: 'mc-top' },
-      h(
-        'div',
-        { class: 'mc-card-slot' },
-        h('div', { class: 'mc-round', id: 'mc-round' }, t('mc.round', { n: view.round })),
-        view.game_over ? null : cardFace(view.card, view, { id: 'mc-card' }),
-      ),
+      view.game_over
+        ? null
+        : h(
+            'div',
+            { class: 'mc-card-slot' },
+            h('div', { class: 'mc-round', id: 'mc-round' }, t('mc.round', { n: view.round })),
+            cardFace(view.card, view, { id: 'mc-card' }),
+          ),
       view.blocked
         ? h('div', { class: 'mc-blocked', id: 'mc-blocked' }, cardFace(view.blocked, view, {}), h('span', { class: 'tag' }, t('mc.blocked_short')))
         : null,
@@ -597,7 +614,7 @@ export function createMyCityBoard(ctx) {
       : h(
           'div',
           { class: 'mc-actions', id: 'mc-actions' },
-          h('button', { id: 'mc-rotate', title: t('mc.rotate_title'), disabled: !mine || !piece, onclick: () => rotate() }, t('mc.rotate')),
+          h('button', { id: 'mc-rotate', title: t('mc.rotate_title'), disabled: !mine || !piece || distinctRotations(piece.cells).length < 2, onclick: () => rotate() }, t('mc.rotate')),
           h(
             'button',
             {

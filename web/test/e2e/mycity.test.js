@@ -1,0 +1,300 @@
+// My City against the real server: two people and a bot at a 3-seat table, and a
+// spectator. Rounds are played through the map (tap to choose, tap again or
+// "Build here" to confirm); before each reveal neither the other player nor the
+// spectator sees a pending decision (in the page or in any message received); a
+// round with a disconnected player ends by the turn timer; a reload and a
+// reconnection keep the seat and the hidden decision; the game ends with the
+// scoring category by category.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startServer, launchBrowser, shot } from '../harness.js';
+import { giveName, waitPlaying } from './helpers.js';
+
+/** @typedef {import('playwright-core').Page} Page */
+
+/** Turn timer of the test table, in seconds (short, so a timed-out round is quick). */
+const TIMER_S = 8;
+
+/** @type {Awaited<ReturnType<typeof startServer>>} */
+let server;
+/** @type {Awaited<ReturnType<typeof launchBrowser>>} */
+let browser;
+
+before(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+/**
+ * Records every WebSocket message the page receives, from now on.
+ * @param {Page} page
+ */
+function recordFrames(page) {
+  /** @type {string[]} */
+  const frames = [];
+  page.on('websocket', (ws) => {
+    ws.on('framereceived', (f) => {
+      if (typeof f.payload === 'string') frames.push(f.payload);
+    });
+  });
+  return frames;
+}
+
+/**
+ * The round the page shows.
+ * @param {Page} page
+ */
+async function roundOf(page) {
+  return Number(await page.getAttribute('.mc', 'data-round'));
+}
+
+/**
+ * Waits until the page shows round `n` (or the end of the game).
+ * @param {Page} page
+ * @param {number} n
+ * @param {number} [timeout]
+ */
+async function waitRound(page, n, timeout = 15_000) {
+  await page.waitForFunction(
+    (r) => {
+      const mc = document.querySelector('.mc');
+      return mc && (Number(mc.getAttribute('data-round')) >= r || mc.getAttribute('data-over') === 'yes');
+    },
+    n,
+    { timeout },
+  ).catch(async (err) => {
+    await shot(page, 'mycity-failed-round');
+    throw err;
+  });
+}
+
+/**
+ * Chooses a legal spot on the player's own map and confirms it: tap (or click)
+ * a highlighted space, then tap the same space again (`twice`) or press
+ * "Build here". Returns the placement sent.
+ * @param {Page} page
+ * @param {{touch?: boolean, twice?: boolean, rotate?: number}} [o]
+ */
+async function placeBuilding(page, o = {}) {
+  await page.waitForSelector('.mc[data-mine="yes"] #mc-board .reach-cell', { timeout: 10_000 });
+  const round = await roundOf(page);
+  for (let i = 0; i < (o.rotate ?? 0); i++) {
+    await page.click('#mc-rotate');
+    await page.waitForSelector('#mc-board .reach-cell');
+  }
+  const cells = page.locator('#mc-board .reach-cell');
+  const n = await cells.count();
+  const box = await cells.nth(Math.floor(n / 2)).boundingBox();
+  assert.ok(box, 'a highlighted space');
+  const x = box.x + box.width / 2;
+  const y = box.y + box.height / 2;
+  if (o.touch) await page.touchscreen.tap(x, y);
+  else await page.mouse.click(x, y);
+  await page.waitForSelector('#mc-ghost.ok.chosen');
+  const spot = {
+    x: Number(await page.getAttribute('#mc-ghost', 'data-x')),
+    y: Number(await page.getAttribute('#mc-ghost', 'data-y')),
+    rotation: Number(await page.getAttribute('#mc-ghost', 'data-rotation')),
+  };
+  assert.equal(await page.isEnabled('#mc-build'), true, 'a chosen spot can be built');
+  if (o.twice) {
+    if (o.touch) await page.touchscreen.tap(x, y);
+    else await page.mouse.click(x, y);
+  } else {
+    await page.click('#mc-build');
+  }
+  // Accepted: the decision shows as pending, or the round was already revealed.
+  await page.waitForFunction(
+    (r) => document.querySelector('#mc-pending') || Number(document.querySelector('.mc')?.getAttribute('data-round')) > r || document.querySelector('.mc[data-over="yes"]'),
+    round,
+  ).catch(async (err) => {
+    await shot(page, 'mycity-failed-placing');
+    throw err;
+  });
+  return spot;
+}
+
+/**
+ * Nothing the page received since `from` tells what seat `seat` decided.
+ * @param {string[]} frames
+ * @param {number} from
+ * @param {number} seat
+ * @param {string} who
+ */
+function assertNoDecisionLeak(frames, from, seat, who) {
+  for (const raw of frames.slice(from)) {
+    const msg = JSON.parse(raw);
+    if (msg.type === 'legal_moves') continue; // the receiver's own options
+    assert.ok(!raw.includes('"decisions_revealed"'), `${who} got no reveal yet`);
+    assert.ok(!/"type":"(place|pass|end_participation)"/.test(raw), `${who} got no move of anyone: ${raw.slice(0, 300)}`);
+    if (msg.type === 'update') {
+      for (const op of msg.patch ?? []) {
+        assert.ok(!String(op.path).startsWith(`/players/${seat}/placements`), `${who} sees no building of seat ${seat} before the reveal`);
+        assert.ok(!String(op.path).startsWith('/my_decision') || op.value === null, `${who} gets no decision in its view`);
+      }
+      for (const ev of msg.events ?? []) {
+        if (ev.type === 'decided') assert.deepEqual(Object.keys(ev).sort(), ['seat', 'type'], 'a decided event names the seat only');
+      }
+    }
+    if (msg.type === 'snapshot') assert.equal(msg.game.view.my_decision ?? null, null, `${who}'s snapshot holds no decision of another`);
+  }
+}
+
+/**
+ * Buildings shown on seat `seat`'s small map on `page`.
+ * @param {Page} page
+ * @param {number} seat
+ */
+function buildingsOf(page, seat) {
+  return page.locator(`#mc-others .mc-other[data-seat="${seat}"] .building`).count();
+}
+
+test('a 3-seat My City table: hidden decisions, timer, reconnection, final scoring', { timeout: 240_000 }, async () => {
+  const ana = await browser.person();
+  const bruno = await browser.person({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+  const cleo = await browser.person();
+  const brunoFrames = recordFrames(bruno.page);
+  const cleoFrames = recordFrames(cleo.page);
+
+  // Ana creates the table with a short turn timer; Bruno takes a seat, a bot the last.
+  await ana.page.goto(server.url);
+  await giveName(ana.page, 'Ana');
+  await ana.page.waitForSelector('#game-select option[value="my-city"]', { state: 'attached' });
+  await ana.page.selectOption('#game-select', 'my-city');
+  await ana.page.selectOption('#seats-select', '3');
+  // The form offers 30 s and more; the server allows 5 s and more.
+  await ana.page.$eval('#timer-select', (sel, s) => sel.append(new Option(`${s} s`, String(s))), TIMER_S);
+  await ana.page.selectOption('#timer-select', String(TIMER_S));
+  await ana.page.click('#create-button');
+  await ana.page.waitForSelector('#lobby');
+  await ana.page.waitForSelector('#invite-url');
+  const links = { invite: await ana.page.inputValue('#invite-url'), spectate: await ana.page.inputValue('#spectate-url') };
+  await bruno.page.goto(links.invite);
+  await giveName(bruno.page, 'Bruno');
+  await bruno.page.click('[data-action="take-seat"]');
+  await bruno.page.waitForSelector('.seat.me[data-seat="1"]');
+  await ana.page.locator('.seat[data-seat="2"] [data-action="add-bot"]').click();
+  await ana.page.waitForSelector('.seat[data-seat="2"]:not(.empty)');
+  await cleo.page.goto(/** @type {string} */ (links.spectate));
+  await giveName(cleo.page, 'Cleo');
+  await ana.page.waitForSelector('#spectator-count');
+  await ana.page.click('#start-button');
+  for (const p of [ana.page, bruno.page, cleo.page]) {
+    await waitPlaying(p);
+    await p.waitForSelector('.mc #mc-card');
+  }
+  await ana.page.waitForSelector('#timer:not(:empty)');
+  assert.equal(await cleo.page.locator('#mc-board').count(), 0, 'a spectator has no map of his own');
+  assert.equal(await cleo.page.locator('#mc-others .mc-other').count(), 3, 'a spectator sees the three cities');
+  assert.equal(await bruno.page.locator('#mc-others .mc-other').count(), 2, 'a player sees the two other cities');
+  const deck0 = Number(await ana.page.getAttribute('#mc-deck', 'data-count'));
+  assert.ok(deck0 >= 25 && deck0 <= 27, `deck count ${deck0}`);
+  // The map is drawn like the printed board.
+  assert.ok(await ana.page.locator('#mc-board .terrain.mountain').count() > 10);
+  assert.ok(await ana.page.locator('#mc-board .terrain.forest').count() > 10);
+  assert.equal(await ana.page.getAttribute('#mc-board .river', 'data-edges'), '14');
+  for (const kind of ['trees', 'rocks', 'well', 'gold']) assert.ok(await ana.page.locator(`#mc-board .terrain.${kind}`).count() >= 2, kind);
+
+  // Rounds 1-3: Ana places first (mouse, "Build here"), then Bruno (touch, tap twice).
+  for (let round = 1; round <= 3; round++) {
+    await waitRound(ana.page, round);
+    await waitRound(bruno.page, round);
+    const anaBefore = await buildingsOf(bruno.page, 0);
+    const fromB = brunoFrames.length;
+    const fromC = cleoFrames.length;
+    await placeBuilding(ana.page, { rotate: round === 2 ? 1 : 0 });
+    for (const p of [bruno.page, cleo.page]) await p.waitForSelector('.mc-who[data-seat="0"][data-state="decided"]');
+    assert.equal(await buildingsOf(bruno.page, 0), anaBefore, "Bruno does not see Ana's building before the reveal");
+    assert.equal(await buildingsOf(cleo.page, 0), anaBefore, "the spectator does not see Ana's building before the reveal");
+    assert.equal(await cleo.page.locator('#mc-pending, #mc-ghost').count(), 0);
+    assertNoDecisionLeak(brunoFrames, fromB, 0, 'Bruno');
+    assertNoDecisionLeak(cleoFrames, fromC, 0, 'the spectator');
+    if (round === 2) {
+      // Ana reloads while waiting: her seat and her hidden decision are still hers.
+      await ana.page.reload();
+      await waitPlaying(ana.page);
+      await ana.page.waitForSelector('#mc-pending');
+      assert.match((await ana.page.textContent('#mc-prompt')) ?? '', /Your decision: build at/);
+      await shot(bruno.page, 'mycity-phone-deciding');
+    }
+    await placeBuilding(bruno.page, { touch: true, twice: true });
+    for (const p of [ana.page, bruno.page, cleo.page]) await waitRound(p, round + 1);
+    assert.equal(await buildingsOf(cleo.page, 0), anaBefore + 1, "after the reveal everyone sees Ana's building");
+    assert.equal(await buildingsOf(ana.page, 1), round, "and Ana sees Bruno's");
+    assert.ok(cleoFrames.slice(fromC).some((f) => f.includes('"decisions_revealed"')), 'the reveal came');
+  }
+  assert.equal(await ana.page.locator('#mc-board .building').count(), 3);
+  const live = Number(await ana.page.getAttribute('#mc-score tr[data-cat="total"] td', 'data-value'));
+  const chip = Number(await cleo.page.getAttribute('.mc-who[data-seat="0"] .pts', 'data-points'));
+  assert.equal(live, chip, "Ana's live total is the one everyone sees");
+  await shot(ana.page, 'mycity-in-progress');
+  await shot(cleo.page, 'mycity-spectator');
+
+  // Round 4: Bruno is gone; Ana decides; the timer decides for Bruno.
+  const round4 = await roundOf(ana.page);
+  const brunoPoints = Number(await ana.page.getAttribute('.mc-who[data-seat="1"] .pts', 'data-points'));
+  const brunoBuildings = await buildingsOf(ana.page, 1);
+  await bruno.page.close();
+  await placeBuilding(ana.page);
+  const t0 = Date.now();
+  await waitRound(ana.page, round4 + 1, (TIMER_S + 10) * 1000);
+  const waited = Date.now() - t0;
+  assert.ok(waited > 1000, `the round waited for the timer (${waited} ms)`);
+  await ana.page.waitForFunction(() => /\(timer\)/.test(document.querySelector('#log-lines')?.textContent ?? ''));
+  assert.equal(await buildingsOf(ana.page, 1), brunoBuildings, 'Bruno built nothing');
+  const after = Number(await ana.page.getAttribute('.mc-who[data-seat="1"] .pts', 'data-points'));
+  assert.ok(after < brunoPoints || after === brunoPoints - 1 || after <= brunoPoints, 'passing cost Bruno');
+
+  // Bruno comes back (same browser storage): his seat, his city.
+  const brunoAgain = await bruno.ctx.newPage();
+  await brunoAgain.goto(links.invite);
+  await waitPlaying(brunoAgain);
+  await brunoAgain.waitForSelector('.seat.me[data-seat="1"]');
+  await brunoAgain.waitForSelector('#mc-board');
+  assert.equal(await brunoAgain.locator('#mc-board .building').count(), brunoBuildings);
+  const overflow = await brunoAgain.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  assert.ok(overflow <= 0, `the phone page is ${overflow}px too wide`);
+
+  // Both humans end their participation (two taps: it cannot be undone); the bot plays on alone.
+  for (const p of [ana.page, brunoAgain]) {
+    await p.waitForSelector('.mc[data-mine="yes"] #mc-end:not([disabled])');
+    await p.click('#mc-end');
+    await p.waitForSelector('#mc-end.armed');
+    await p.click('#mc-end');
+    await p.waitForSelector('#mc-pending, .mc[data-mine="no"]');
+  }
+  for (const p of [ana.page, brunoAgain, cleo.page]) await p.waitForSelector('#mc-final', { timeout: 90_000 });
+
+  // Final scoring: every category for every player, totals as in the result.
+  for (const p of [ana.page, cleo.page]) {
+    assert.equal(await p.locator('#mc-final-table tbody tr').count(), 12);
+    assert.equal(await p.locator('#mc-final-table thead th[data-seat]').count(), 3);
+  }
+  for (let seat = 0; seat < 3; seat++) {
+    const cells = await cleo.page.$$eval(`#mc-final-table tbody td[data-seat="${seat}"]`, (tds) => tds.map((td) => Number(td.getAttribute('data-value'))));
+    const total = cells.pop();
+    assert.equal(cells.reduce((a, b) => a + b, 0), total, `seat ${seat}: the categories add up to the total`);
+    const seatScore = Number(await cleo.page.getAttribute(`#seats .seat[data-seat="${seat}"] .score`, 'data-score'));
+    assert.equal(seatScore, total, `seat ${seat}: the table's result agrees`);
+  }
+  assert.ok(await cleo.page.locator('#mc-tiebreak p').count() >= 1, 'the tiebreak is explained');
+  assert.ok(await cleo.page.locator('#game-result h2').count());
+  await shot(ana.page, 'mycity-final');
+  await shot(brunoAgain, 'mycity-phone-final');
+
+  // In French.
+  await cleo.page.click('#lang-switch');
+  await cleo.page.waitForSelector('#mc-final');
+  assert.match((await cleo.page.textContent('#mc-final h2')) ?? '', /Décompte final/);
+  assert.match((await cleo.page.textContent('#mc-final-table')) ?? '', /Plus grand groupe résidentiel/);
+  await shot(cleo.page, 'mycity-final-fr');
+
+  for (const p of [ana, cleo]) assert.deepEqual(p.errors, [], 'no script errors');
+  for (const p of [ana, bruno, cleo]) await p.ctx.close();
+});
