@@ -135,7 +135,7 @@ async fn run(
 /// Stores the batch and answers every caller in it; leaves `batch` empty.
 async fn commit(store: &Store, batch: &mut Vec<Request>, counters: &Counters) {
     let mut failed_games = HashSet::new();
-    let requests: Vec<Request> = batch.drain(..).collect();
+    let requests = std::mem::take(batch);
     store_part(store, requests, &mut failed_games, counters).await;
 }
 
