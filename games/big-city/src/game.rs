@@ -694,6 +694,10 @@ impl BigCity {
         let Some(e) = Edge::from_segment(seg) else {
             return Err(Fail::new("bad_segment"));
         };
+        // Far outside the grid (also keeps the side cells' coordinates in range).
+        if !geometry::in_grid(Cell::new(e.x, e.y)) {
+            return Err(Fail::new("street_not_in_city"));
+        }
         self.check_edge(e)?;
         Ok(e)
     }

@@ -457,7 +457,13 @@ impl CityMap {
         let (w, h) = tile_size(t.neighborhood, t.rotation);
         let lo = -GRID_HALF + 1;
         let hi = GRID_HALF - 1;
-        if t.x < lo || t.y < lo || t.x + w > hi || t.y + h > hi {
+        // In i32: coordinates come from the network and may be extreme.
+        let (x, y) = (i32::from(t.x), i32::from(t.y));
+        if x < i32::from(lo)
+            || y < i32::from(lo)
+            || x + i32::from(w) > i32::from(hi)
+            || y + i32::from(h) > i32::from(hi)
+        {
             return Err(PlacementError::OutOfGrid);
         }
         if !self.fits(t) {

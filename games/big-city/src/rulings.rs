@@ -1698,3 +1698,60 @@ fn ruling_o2_hidden_information() {
         .unwrap_err();
     assert!(!err.message.contains("seat 1"));
 }
+
+#[test]
+fn extreme_coordinates_are_refused_not_panics() {
+    let mut g = city();
+    hall(&mut g);
+    for (x, y) in [
+        (i16::MAX, i16::MAX),
+        (i16::MIN, i16::MIN),
+        (i16::MAX, 0),
+        (0, i16::MIN),
+    ] {
+        for rotation in [0, 90] {
+            let mv = Move::PlaceNeighborhood {
+                neighborhood: 5,
+                x,
+                y,
+                rotation,
+            };
+            refused(&mut g, 0, mv, "out_of_grid");
+        }
+        for segment in [
+            seg(x, y, x, y.saturating_add(1)),
+            seg(x, y, x.saturating_add(1), y),
+            seg(x.saturating_sub(1), y, x, y),
+        ] {
+            let before = g.clone();
+            let err = g
+                .apply(0, &Move::Streetcar { segment })
+                .expect_err("refused");
+            assert!(["street_not_in_city", "bad_segment"].contains(&err.code));
+            assert_eq!(g, before);
+        }
+    }
+    refused(
+        &mut g,
+        0,
+        Move::Build {
+            piece: Piece::ResidenceSingle,
+            cells: vec![],
+        },
+        "wrong_shape",
+    );
+    refused(
+        &mut g,
+        0,
+        Move::DiscardUseless { card: 0 },
+        "cards_not_held",
+    );
+    refused(
+        &mut g,
+        0,
+        Move::Exchange {
+            cards: vec![255; 40],
+        },
+        "too_many_cards",
+    );
+}
