@@ -83,6 +83,7 @@ export function showTable(root, code, go) {
   const chatInput = /** @type {HTMLInputElement} */ (
     h('input', { id: 'chat-input', maxlength: 500, placeholder: t('table.chat_placeholder'), autocomplete: 'off', 'aria-label': t('table.chat') })
   );
+  const sideEl = h('aside', { class: 'table-side' });
   const chatEl = h(
     'section',
     { class: 'panel chat-panel', id: 'chat' },
@@ -103,13 +104,14 @@ export function showTable(root, code, go) {
       h('button', { type: 'submit' }, t('table.send')),
     ),
   );
+  sideEl.append(seatsEl, inviteEl, logEl, chatEl);
   mount(
     root,
     h(
       'div',
       { class: 'table-page' },
       h('div', { class: 'table-bar' }, title, banner, timerEl, connEl),
-      h('div', { class: 'table-body' }, mainEl, h('aside', { class: 'table-side' }, seatsEl, inviteEl, logEl, chatEl)),
+      h('div', { class: 'table-body' }, mainEl, sideEl),
     ),
   );
 
@@ -172,6 +174,8 @@ export function showTable(root, code, go) {
         renderAll();
       },
       onChat(line) {
+        // Recent lines are replayed after each welcome: keep each line once.
+        if (chat.some((c) => c.at_ms === line.at_ms && c.name === line.name && c.text === line.text)) return;
         chat.push(line);
         if (chat.length > 200) chat.shift();
         renderChat();
@@ -478,6 +482,7 @@ export function showTable(root, code, go) {
       renderLobby(ui);
       return;
     }
+    if (seatsEl.parentElement !== sideEl) sideEl.prepend(seatsEl, inviteEl);
     if (!board || boardGame !== table.game || !mainEl.contains(board.el)) {
       board?.destroy?.();
       board = ui.createBoard({
@@ -561,11 +566,13 @@ export function showTable(root, code, go) {
     if (!table) return;
     const tbl = table;
     const seated = tbl.seats.filter((s) => s.occupant.kind !== 'empty').length;
-    const min = info?.min_seats ?? 2;
+    const min = tbl.settings.seats;
     const me = mySeat();
     /** @type {(HTMLElement | null)[]} */
     const parts = [];
-    parts.push(h('h2', null, ui.name()));
+    parts.push(h('div', { class: 'lobby-head' }, h('h2', null, ui.name()), ui.blurb ? h('p', { class: 'muted' }, ui.blurb()) : null));
+    parts.push(seatsEl);
+    if (!inviteEl.hidden) parts.push(inviteEl);
     if (me === undefined && tbl.status === 'lobby') {
       const free = !spectatorLink && tbl.seats.some((s) => s.occupant.kind === 'empty');
       parts.push(h('p', { class: 'muted' }, free ? t('table.visitor') : t('table.spectating')));
@@ -710,7 +717,6 @@ export function showTable(root, code, go) {
           h('h2', null, t('table.replay')),
           h('button', { id: 'replay-close', onclick: () => close() }, t('table.replay_close')),
         ),
-        replayBoard.el,
         h(
           'div',
           { class: 'replay-controls' },
@@ -722,6 +728,7 @@ export function showTable(root, code, go) {
           counter,
         ),
         caption,
+        replayBoard.el,
       ),
     );
     document.body.append(overlay);

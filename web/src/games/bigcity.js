@@ -22,6 +22,7 @@ const nameOf = (seats, seat) => seats[seat]?.name ?? `#${seat + 1}`;
 registerGame({
   id: 'big-city',
   name: () => t('bc.name'),
+  blurb: () => t('bc.blurb'),
   createBoard: createBigCityBoard,
   optionFields(options) {
     return ['single_streetcar_line', 'limited_streetcar_line', 'limited_card_drawing', 'useless_must_be_exchanged', 'trade_cards']

@@ -42,6 +42,7 @@ import { myCity } from './mycity.js';
  * @typedef {object} GameUI
  * @property {string} id
  * @property {() => string} name
+ * @property {() => string} [blurb] one line about the game, for the lobby
  * @property {(ctx: BoardCtx) => Board} createBoard
  * @property {(event: any, seats: SeatLook[]) => string | null} describeEvent
  * @property {(mv: any, seat: number, seats: SeatLook[]) => string} describeMove

@@ -13,6 +13,7 @@ const MARKS = ['X', 'O'];
 export const ticTacToe = {
   id: 'tic-tac-toe',
   name: () => t('ttt.name'),
+  blurb: () => t('ttt.hint'),
   createBoard(ctx) {
     const el = h('div', { class: 'ttt' });
     /** @type {BoardState | null} */

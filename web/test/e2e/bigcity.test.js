@@ -58,6 +58,14 @@ async function placeNeighborhood(page) {
 test('two players and a spectator play Big City', async () => {
   const ana = await browser.person();
   const bruno = await browser.person();
+  if (process.env.DEBUG_WS) {
+    for (const [who, p] of [['ana', ana], ['bruno', bruno]]) {
+      p.page.on('websocket', (ws) => {
+        ws.on('framesent', (f) => console.log(who, '>>', String(f.payload).slice(0, 300)));
+        ws.on('framereceived', (f) => console.log(who, '<<', String(f.payload).slice(0, 300)));
+      });
+    }
+  }
   const cleo = await browser.person({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
 
   await ana.page.goto(server.url);
@@ -113,10 +121,11 @@ test('two players and a spectator play Big City', async () => {
   assert.equal(Number(await cleo.page.getAttribute(`#score-track .track-row[data-seat="${builder === ana.page ? 0 : 1}"] .track-score`, 'data-score')), preview);
   assert.equal(await builder.locator('#my-hand [data-face]').count(), 4);
   const stack = builder.locator('button.stack.drawable').first();
+  const stackNo = await stack.getAttribute('data-stack');
   const before = Number(await stack.getAttribute('data-count'));
   await stack.click();
   await builder.waitForFunction(() => document.querySelectorAll('#my-hand [data-face]').length === 5);
-  assert.equal(Number(await cleo.page.locator(`button.stack[data-stack="${await stack.getAttribute('data-stack')}"]`).getAttribute('data-count')), before - 1);
+  await cleo.page.waitForSelector(`button.stack[data-stack="${stackNo}"][data-count="${before - 1}"]`);
   await assertNoFaces(cleo.page);
 
   // Mid-game screens for a player and for the spectator.
@@ -172,7 +181,7 @@ test('two players and a spectator play Big City', async () => {
   assert.equal(await ana.page.locator('#replay [data-face]').count(), 0);
   await ana.page.click('#replay-next');
   await ana.page.waitForFunction(() => document.querySelectorAll('#replay svg.city .asphalt').length === 2);
-  await shot(ana.page, 'replay');
+  await shot(ana.page, 'replay', false);
   await ana.page.click('#replay-close');
   await ana.page.click('#play-again');
   for (const p of [ana.page, bruno.page]) await p.waitForFunction(() => document.querySelectorAll('svg.city .asphalt').length === 1 && !document.querySelector('#game-result h2'));

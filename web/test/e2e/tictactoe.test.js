@@ -139,3 +139,28 @@ test('the host fills a seat with a bot and plays against it', async () => {
   assert.deepEqual(ana.errors, []);
   await ana.ctx.close();
 });
+
+test('the language follows the browser and the switch changes it', async () => {
+  const fr = await browser.person({ locale: 'fr-FR' });
+  await fr.page.goto(server.url);
+  await fr.page.waitForSelector('#name-input');
+  assert.match((await fr.page.textContent('#create h2')) ?? '', /Créer une table/);
+  await giveName(fr.page, 'Zoé');
+  await fr.page.waitForSelector('#game-select option[value="big-city"]', { state: 'attached' });
+  await shot(fr.page, 'home-fr');
+  await fr.page.click('#lang-switch');
+  assert.match((await fr.page.textContent('#create h2')) ?? '', /Create a table/);
+  await fr.page.reload();
+  assert.match((await fr.page.textContent('#create h2')) ?? '', /Create a table/, 'the choice is remembered');
+  assert.deepEqual(fr.errors, []);
+  await fr.ctx.close();
+});
+
+test('a wrong link says so', async () => {
+  const p = await browser.person();
+  await p.page.goto(server.url);
+  await giveName(p.page, 'Ana');
+  await p.page.goto(`${server.url}/t/nosuchcode`);
+  await p.page.waitForSelector('#bad-link');
+  await p.ctx.close();
+});

@@ -3,6 +3,7 @@
 export const BIG_CITY_STRINGS = {
   en: {
     'bc.name': 'Big City',
+    'bc.blurb': 'Build the city of your dreams, one building at a time. 2 to 5 players, about an hour.',
     'piece.residence_single': 'single residence',
     'piece.residence_double': 'double residence',
     'piece.residence_triple': 'triple residence',
@@ -143,6 +144,7 @@ export const BIG_CITY_STRINGS = {
   },
   fr: {
     'bc.name': 'Big City',
+    'bc.blurb': "Bâtissez la ville de vos rêves, un bâtiment après l'autre. 2 à 5 joueurs, environ une heure.",
     'piece.residence_single': 'résidence simple',
     'piece.residence_double': 'résidence double',
     'piece.residence_triple': 'résidence triple',
