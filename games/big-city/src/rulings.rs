@@ -203,14 +203,23 @@ fn ruling_g3_starting_tile() {
     let v = g.view(Viewer::Spectator);
     assert_eq!(v.tiles.len(), 1);
     assert_eq!(
-        v.tiles[0],
-        TileView {
-            neighborhood: 1,
-            x: 0,
-            y: 0,
-            rotation: 0
+        (
+            v.tiles[0].neighborhood,
+            v.tiles[0].x,
+            v.tiles[0].y,
+            v.tiles[0].rotation
+        ),
+        (1, 0, 0, 0)
+    );
+    assert_eq!(
+        v.tiles[0].cells[4],
+        TileCell {
+            property: 15,
+            x: 1,
+            y: 1
         }
     );
+    assert_eq!(v.hand_size, 5);
     assert_eq!(v.unplaced, vec![2, 3, 4, 5, 6, 7, 8]);
 }
 

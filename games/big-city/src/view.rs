@@ -41,6 +41,14 @@ impl BigCity {
                 x: t.x,
                 y: t.y,
                 rotation: t.rotation,
+                cells: crate::geometry::tile_cells(t.neighborhood, t.x, t.y, t.rotation)
+                    .into_iter()
+                    .map(|(c, property)| TileCell {
+                        property,
+                        x: c.x,
+                        y: c.y,
+                    })
+                    .collect(),
             })
             .collect();
         let cells = self
@@ -129,6 +137,7 @@ impl BigCity {
             viewer: me,
             seats: self.seats,
             options: self.options.clone(),
+            hand_size: crate::game::hand_size(self.seats) as u8,
             first_seat: self.first_seat,
             phase,
             turn: if over { None } else { Some(self.active) },

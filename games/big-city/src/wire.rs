@@ -131,6 +131,16 @@ pub struct TileView {
     pub x: i16,
     pub y: i16,
     pub rotation: u16,
+    /// Its properties with their cells (row by row of the base orientation).
+    pub cells: Vec<TileCell>,
+}
+
+/// One property of a tile and the cell it lies on.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct TileCell {
+    pub property: u8,
+    pub x: i16,
+    pub y: i16,
 }
 
 /// One property of the city.
@@ -235,6 +245,8 @@ pub struct View {
     pub viewer: Option<u8>,
     pub seats: u8,
     pub options: Options,
+    /// Cards a hand is refilled to by an exchange (5, or 6 with five players).
+    pub hand_size: u8,
     pub first_seat: u8,
     pub phase: Phase,
     /// The seat whose turn it is (also during others' trade answers); `None` when over.
