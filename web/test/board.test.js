@@ -114,3 +114,44 @@ test('phone-sized viewport shows the board without horizontal scrolling', async 
   assert.deepEqual(errors, []);
   await ctx.close();
 });
+
+test('streetcar: legal streets are marked; a click previews, confirm sends the segment', async () => {
+  const { page, errors, ctx } = await open('bigcity-mid', 'player');
+  await page.click('#act-streetcar');
+  const marked = await page.locator('svg.city .seg-target').count();
+  assert.equal(marked, 6, 'the six legal segments of this position');
+  const key = await page.locator('svg.city .seg-target').first().getAttribute('data-seg');
+  await page.locator('svg.city .seg-target .seg-hit').first().click({ force: true });
+  await page.click('#act-confirm');
+  const sent = await page.evaluate(() => /** @type {any} */ (window).sent);
+  assert.equal(sent.length, 1);
+  assert.equal(sent[0].type, 'streetcar');
+  const s = sent[0].segment;
+  const a = `${s.x1},${s.y1}`;
+  const b = `${s.x2},${s.y2}`;
+  assert.equal(a < b ? `${a}|${b}` : `${b}|${a}`, key);
+  assert.deepEqual(errors, []);
+  await ctx.close();
+});
+
+test('exchange: select cards in the hand, confirm sends them', async () => {
+  const { page, errors, ctx } = await open('bigcity-mid', 'player');
+  await page.click('#act-exchange');
+  await page.click('#my-hand [data-card="88"]');
+  await page.click('#my-hand [data-card="61"]');
+  assert.match((await page.textContent('#act-confirm-exchange')) ?? '', /Exchange 2 card/);
+  await page.click('#act-confirm-exchange');
+  const sent = await page.evaluate(() => /** @type {any} */ (window).sent);
+  assert.deepEqual(sent, [{ type: 'exchange', cards: [88, 61] }]);
+  assert.deepEqual(errors, []);
+  await ctx.close();
+});
+
+test('the build chooser lists only pieces with a legal spot', async () => {
+  const { page, errors, ctx } = await open('bigcity-mid', 'player');
+  await page.click('#act-build');
+  const offered = await page.$$eval('#piece-chooser [data-choose-piece]', (els) => els.map((e) => e.getAttribute('data-choose-piece')));
+  assert.deepEqual(offered, ['residence_single', 'business_single']);
+  assert.deepEqual(errors, []);
+  await ctx.close();
+});

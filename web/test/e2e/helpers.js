@@ -17,13 +17,14 @@ export async function giveName(page, name) {
 /**
  * From the home page: creates a table and waits for its lobby.
  * @param {Page} page
- * @param {{game: string, seats?: number, publicTable?: boolean}} o
+ * @param {{game: string, seats?: number, publicTable?: boolean, timer?: number}} o
  */
 export async function createTable(page, o) {
   await page.waitForSelector(`#game-select option[value="${o.game}"]`, { state: 'attached' });
   await page.selectOption('#game-select', o.game);
   if (o.seats) await page.selectOption('#seats-select', String(o.seats));
   if (o.publicTable) await page.check('#public-check');
+  if (o.timer) await page.selectOption('#timer-select', String(o.timer));
   await page.click('#create-button');
   await page.waitForURL(/\/t\/[^/]+$/);
   await page.waitForSelector('#lobby');

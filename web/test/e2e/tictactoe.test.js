@@ -47,7 +47,7 @@ test('two players and a spectator play a whole game of tic-tac-toe', async () =>
   await giveName(cleo.page, 'Cleo');
   await cleo.page.waitForSelector('#lobby');
   await ana.page.waitForSelector('.seat[data-seat="1"] .presence.online');
-  await shot(ana.page, 'lobby');
+  await shot(ana.page, 'ttt-lobby');
 
   // Chat reaches everyone, spectators included.
   await bruno.page.fill('#chat-input', 'hello table');
@@ -118,15 +118,27 @@ test('two players and a spectator play a whole game of tic-tac-toe', async () =>
   for (const p of [ana, bruno, cleo]) await p.ctx.close();
 });
 
-test('the host fills a seat with a bot and plays against it', async () => {
+test('a public table with a turn timer, listed on the home page; the host plays a bot', async () => {
   const ana = await browser.person();
   await ana.page.goto(server.url);
   await giveName(ana.page, 'Ana');
-  await createTable(ana.page, { game: 'tic-tac-toe' });
+  const links = await createTable(ana.page, { game: 'tic-tac-toe', publicTable: true, timer: 30 });
+  const code = links.invite.split('/t/')[1];
+
+  const dev = await browser.person();
+  await dev.page.goto(server.url);
+  await giveName(dev.page, 'Dev');
+  const listed = dev.page.locator(`#public-tables li[data-code="${code}"]`);
+  await listed.waitFor();
+  assert.match((await listed.textContent()) ?? '', /host: Ana/);
+  assert.match((await listed.textContent()) ?? '', /1\/2 seats/);
+  await dev.ctx.close();
+
   await ana.page.click('.seat[data-seat="1"] [data-action="add-bot"]');
   await ana.page.waitForSelector('.seat[data-seat="1"]:not(.empty)');
   await ana.page.click('#start-button');
   await waitPlaying(ana.page);
+  await ana.page.waitForFunction(() => /^◷ 0:[0-3]\d$/.test(document.querySelector('#timer')?.textContent ?? ''));
   // Ana plays the lowest free cell whenever it is her turn, until the game ends.
   for (let i = 0; i < 9; i++) {
     await ana.page.waitForSelector('#turn-banner.mine, #game-result h2');

@@ -822,7 +822,30 @@ export function createBigCityBoard(ctx) {
     const buttons = [];
     if (mode === 'build') {
       hint = piece ? t('act.pick_spot', { piece: t(`piece.${piece}`) }) : t('act.pick_piece');
-      if (piece) buttons.push(pieceChooserInline());
+      const order = PIECE_GROUPS.flatMap(([, ps]) => ps);
+      const pieces = [...lg.build.keys()].sort((a, b) => order.indexOf(a) - order.indexOf(b));
+      buttons.push(
+        h(
+          'span',
+          { class: 'piece-chooser', id: 'piece-chooser' },
+          pieces.map((p) =>
+            h(
+              'button',
+              {
+                class: { chip: true, on: p === piece },
+                'data-choose-piece': p,
+                onclick: () => {
+                  piece = p;
+                  resetSelection();
+                  renderAll();
+                },
+              },
+              pieceBadge(p, seatColor(state?.mySeat ?? 0)),
+              t(`piece.${p}`),
+            ),
+          ),
+        ),
+      );
     } else if (mode === 'tile') {
       hint = t('act.pick_tile_spot', { n: tileN });
       buttons.push(tileChooser());
@@ -863,10 +886,6 @@ export function createBigCityBoard(ctx) {
     if (hint || buttons.length) parts.push(h('div', { class: 'confirm-row' }, hint ? h('span', { class: 'hint-text' }, hint) : null, buttons));
     if (ph.type === 'drawing') parts.push(h('div', { class: 'confirm-row' }, h('span', { class: 'hint-text' }, t('ph.drawing_me', { n: ph.remaining }))));
     actionsEl.replaceChildren(...parts.filter((p) => p !== null));
-  }
-
-  function pieceChooserInline() {
-    return h('span', { class: 'chosen-piece' }, pieceBadge(/** @type {Piece} */ (piece), seatColor(state?.mySeat ?? 0)), t(`piece.${piece}`));
   }
 
   function tileChooser() {
