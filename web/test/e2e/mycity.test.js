@@ -88,9 +88,13 @@ async function placeBuilding(page, o = {}) {
     await page.click('#mc-rotate');
     await page.waitForSelector('#mc-board .reach-cell');
   }
-  const cells = page.locator('#mc-board .reach-cell');
-  const n = await cells.count();
-  const box = await cells.nth(Math.floor(n / 2)).boundingBox();
+  // The board redraws when another seat decides: measure again if it just did.
+  let box = null;
+  for (let i = 0; i < 10 && !box; i++) {
+    const cells = page.locator('#mc-board .reach-cell');
+    const n = await cells.count();
+    box = n ? await cells.nth(Math.floor(n / 2)).boundingBox({ timeout: 1000 }).catch(() => null) : null;
+  }
   assert.ok(box, 'a highlighted space');
   const x = box.x + box.width / 2;
   const y = box.y + box.height / 2;

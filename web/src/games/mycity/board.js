@@ -688,6 +688,7 @@ export function createMyCityBoard(ctx) {
           );
         }),
       ),
+      view.game_over || view.players.length < 2 ? null : scoreTable(view, state, view.players, 'mc-scores', t('mc.score_live')),
     );
   }
 
