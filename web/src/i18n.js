@@ -91,6 +91,7 @@ const STRINGS = {
     'table.timer': 'Time left',
     'table.timed_out': 'Time ran out',
     'table.points': '{n} pts',
+    'table.points.one': '{n} pt',
     'table.spectator_badge': 'Spectator',
     'table.bad_link': 'This table does not exist, or the link is wrong.',
     'table.game_unknown': 'This game ({game}) cannot be shown by this page yet.',
@@ -175,7 +176,8 @@ const STRINGS = {
     'table.copy_invite': "Copier le lien d'invitation",
     'table.copy_spectate': 'Copier le lien spectateur',
     'table.copied': 'Lien copié',
-    'table.spectators': '{n} spectateur(s)',
+    'table.spectators': '{n} spectateurs',
+    'table.spectators.one': '{n} spectateur',
     'table.start': 'Lancer la partie',
     'table.start_hint': 'Occupez les {n} places (joueurs ou robots) pour commencer.',
     'table.waiting_host': "En attente du lancement par l'hôte.",
@@ -204,6 +206,7 @@ const STRINGS = {
     'table.timer': 'Temps restant',
     'table.timed_out': 'Temps écoulé',
     'table.points': '{n} pts',
+    'table.points.one': '{n} pt',
     'table.spectator_badge': 'Spectateur',
     'table.bad_link': "Cette table n'existe pas, ou le lien est erroné.",
     'table.game_unknown': 'Ce jeu ({game}) ne peut pas encore être affiché par cette page.',
@@ -284,6 +287,11 @@ export function has(key) {
  * @returns {string}
  */
 export function t(key, params) {
+  if (params && params.n !== undefined && Math.abs(Number(params.n)) === 1) {
+    // Singular forms live under KEY.one.
+    const one = `${key}.one`;
+    if (one in STRINGS[lang] || one in STRINGS.en) key = one;
+  }
   const template = STRINGS[lang][key] ?? STRINGS.en[key] ?? key;
   if (!params) return template;
   return template.replace(/\{(\w+)\}/g, (m, name) => (name in params ? String(params[name]) : m));

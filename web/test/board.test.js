@@ -155,3 +155,39 @@ test('the build chooser lists only pieces with a legal spot', async () => {
   assert.deepEqual(errors, []);
   await ctx.close();
 });
+
+test('the board speaks French', async () => {
+  const { page, errors, ctx } = await open('bigcity-mid', 'player', { locale: 'fr-FR' });
+  assert.match((await page.textContent('#bc-status')) ?? '', /À vous/);
+  await page.click('#act-build');
+  assert.match((await page.textContent('#piece-chooser')) ?? '', /résidence simple/);
+  assert.match((await page.textContent('#bc-supply')) ?? '', /Bâtiments restants/);
+  await shot(page, 'fixture-board-fr');
+  assert.deepEqual(errors, []);
+  await ctx.close();
+});
+
+test('trade variant: answering an offer with a card from the hand, or declining', async () => {
+  const { page, errors, ctx } = await open('bigcity-trade-answer', 'player');
+  assert.match((await page.textContent('#bc-trade')) ?? '', /Chloé offers 2 cards from 2 and 5/);
+  const card = Number(await page.locator('#my-hand [data-card]').first().getAttribute('data-card'));
+  await page.locator('#my-hand [data-card]').first().click();
+  await page.click('#trade-answer');
+  await page.click('#trade-decline');
+  const sent = await page.evaluate(() => /** @type {any} */ (window).sent);
+  assert.deepEqual(sent, [{ type: 'trade_answer', cards: [card] }, { type: 'trade_answer', cards: [] }]);
+  assert.deepEqual(errors, []);
+  await ctx.close();
+});
+
+test('trade variant: the offering player picks an answer card', async () => {
+  const { page, errors, ctx } = await open('bigcity-trade-accept', 'player');
+  assert.equal(await page.locator('#bc-trade [data-pick]').count(), 3);
+  await page.click('#bc-trade [data-pick="2:1"]');
+  await shot(page, 'fixture-board-trade');
+  await page.click('#trade-accept');
+  const sent = await page.evaluate(() => /** @type {any} */ (window).sent);
+  assert.deepEqual(sent, [{ type: 'trade_accept', picks: [{ give: 19, seat: 2, index: 1 }] }]);
+  assert.deepEqual(errors, []);
+  await ctx.close();
+});
