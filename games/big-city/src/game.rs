@@ -565,7 +565,8 @@ impl BigCity {
 
     /// The rules of the piece itself: supply, city hall, cards, prerequisites (P1-P5),
     /// and its points (V1-V3).
-    /// Returns the points when `score` is set, else 0 (listing needs only legality).
+    /// Returns the points when `score_it` is set. Listing passes `false`: it needs
+    /// only legality, and its footprints are made of held cards already.
     pub(crate) fn check_piece(
         &self,
         seat: u8,
@@ -591,9 +592,11 @@ impl BigCity {
             self.check_special_site(piece, cells)?;
             return Ok(0);
         }
-        for &p in cells {
-            if !self.holds(seat, p) {
-                return Err(Fail::arg("cards_not_held", p));
+        if score_it {
+            for &p in cells {
+                if !self.holds(seat, p) {
+                    return Err(Fail::arg("cards_not_held", p));
+                }
             }
         }
         let needs_ctx = score_it
@@ -1478,12 +1481,28 @@ pub(crate) fn event(kind: EventKind) -> Event {
 }
 
 fn list(v: &[u8]) -> String {
-    let s: Vec<String> = v.iter().map(|x| x.to_string()).collect();
-    if s.is_empty() {
-        "none".into()
-    } else {
-        s.join(", ")
+    if v.is_empty() {
+        return "none".into();
     }
+    let mut s = String::with_capacity(v.len() * 4);
+    for (i, &x) in v.iter().enumerate() {
+        if i > 0 {
+            s.push_str(", ");
+        }
+        push_number(&mut s, x);
+    }
+    s
+}
+
+/// Appends a number without the formatting machinery.
+fn push_number(s: &mut String, n: u8) {
+    if n >= 100 {
+        s.push(char::from(b'0' + n / 100));
+    }
+    if n >= 10 {
+        s.push(char::from(b'0' + (n / 10) % 10));
+    }
+    s.push(char::from(b'0' + n % 10));
 }
 
 /// A one-digit number as text (seats and stacks are below 10).
@@ -1535,11 +1554,13 @@ fn describe(k: &EventKind) -> String {
         EventKind::UselessDiscarded { seat, card } => {
             format!("seat {seat} discarded useless card {card}")
         }
-        EventKind::Exchanged { seat, stacks } => format!(
-            "seat {seat} returned {} card(s) under stacks {}",
-            stacks.len(),
-            list(stacks)
-        ),
+        EventKind::Exchanged { seat, stacks } => {
+            let mut s = words(&["seat ", digit(*seat), " returned "]);
+            push_number(&mut s, stacks.len() as u8);
+            s.push_str(" card(s) under stacks ");
+            s.push_str(&list(stacks));
+            s
+        }
         EventKind::Drew { seat, stack } => words(&[
             "seat ",
             digit(*seat),

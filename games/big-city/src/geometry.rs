@@ -531,15 +531,15 @@ impl CityMap {
         t: TilePlacement,
     ) -> Vec<TilePlacement> {
         let (tw, th) = tile_size(t.neighborhood, t.rotation);
-        let mut out: Vec<TilePlacement> = before
+        let kept = before
             .iter()
             .filter(|p| p.neighborhood != t.neighborhood)
             .filter(|p| {
                 let (w, h) = tile_size(p.neighborhood, p.rotation);
                 p.x + w <= t.x || t.x + tw <= p.x || p.y + h <= t.y || t.y + th <= p.y
             })
-            .copied()
-            .collect();
+            .copied();
+        let mut fresh: Vec<TilePlacement> = Vec::new();
         let lo = -GRID_HALF + 1;
         let hi = GRID_HALF - 1;
         for n in 1..=8 {
@@ -560,14 +560,36 @@ impl CityMap {
                             rotation,
                         };
                         if self.fits(p) {
-                            out.push(p);
+                            fresh.push(p);
                         }
                     }
                 }
             }
         }
-        out.sort_unstable_by_key(|p| (p.neighborhood, p.rotation, p.y, p.x));
-        out.dedup();
+        // Both lists are sorted by (neighborhood, rotation, y, x): merge them.
+        let key = |p: &TilePlacement| (p.neighborhood, p.rotation, p.y, p.x);
+        let mut out = Vec::with_capacity(before.len() + fresh.len());
+        let mut kept = kept.peekable();
+        let mut fresh = fresh.into_iter().peekable();
+        loop {
+            let next = match (kept.peek(), fresh.peek()) {
+                (Some(a), Some(b)) => {
+                    if key(a) <= key(b) {
+                        kept.next()
+                    } else {
+                        fresh.next()
+                    }
+                }
+                (Some(_), None) => kept.next(),
+                (None, Some(_)) => fresh.next(),
+                (None, None) => break,
+            };
+            if let Some(p) = next
+                && out.last() != Some(&p)
+            {
+                out.push(p);
+            }
+        }
         out
     }
 
