@@ -885,7 +885,9 @@ export function createBigCityBoard(ctx) {
     else if (selected) buttons.push(h('button', { id: 'act-cancel', onclick: () => { resetSelection(); renderAll(); } }, t('act.cancel')));
     if (hint || buttons.length) parts.push(h('div', { class: 'confirm-row' }, hint ? h('span', { class: 'hint-text' }, hint) : null, buttons));
     if (ph.type === 'drawing') parts.push(h('div', { class: 'confirm-row' }, h('span', { class: 'hint-text' }, t('ph.drawing_me', { n: ph.remaining }))));
-    actionsEl.replaceChildren(...parts.filter((p) => p !== null));
+    const shown = parts.filter((p) => p !== null);
+    actionsEl.hidden = shown.length === 0;
+    actionsEl.replaceChildren(...shown);
   }
 
   function tileChooser() {
@@ -923,9 +925,13 @@ export function createBigCityBoard(ctx) {
     const hoods = joinNames(tr.offered.map(String));
     /** @type {(HTMLElement | string | null)[]} */
     const parts = [
-      h('h3', null, t('ui.trade_offer', { name: seatName(tr.seat), n: tr.offered.length, hoods })),
-      tr.wanted.length ? h('p', { class: 'muted small' }, t('ui.trade_wants', { hoods: joinNames(tr.wanted.map(String)) })) : null,
-      h('div', { class: 'backs-row' }, tr.offered.map((n) => cardBack(n, true))),
+      h(
+        'p',
+        { class: 'trade-title' },
+        h('strong', null, t('ui.trade_offer', { name: seatName(tr.seat), n: tr.offered.length, hoods })),
+        tr.wanted.length ? h('span', { class: 'muted' }, ` · ${t('ui.trade_wants', { hoods: joinNames(tr.wanted.map(String)) })}`) : null,
+      ),
+      h('div', { class: 'backs-row' }, tr.offered_cards ? tr.offered_cards.map((c) => cardFace(c, false)) : tr.offered.map((n) => cardBack(n, true))),
     ];
     if (mode === 'trade_answer' && mine()) {
       parts.push(
@@ -960,6 +966,14 @@ export function createBigCityBoard(ctx) {
         ),
       );
       if (mode === 'trade_accept' && mine()) {
+        const ans = (/** @type {{seat: number, index: number}} */ p) => tr.answers.find((a) => a.seat === p.seat)?.neighborhoods[p.index] ?? 0;
+        if (picks.length) {
+          parts.push(
+            h('p', { class: 'trade-deal', id: 'trade-deal' },
+              picks.map((p, i) => h('span', { class: 'deal' }, cardFace(offeredCards[i] ?? 0, false), ' ⇄ ', cardBack(ans(p), true), ` ${seatName(p.seat)}`)),
+            ),
+          );
+        }
         parts.push(
           h('div', { class: 'row' },
             h('button', { class: 'primary', id: 'trade-accept', disabled: picks.length === 0, onclick: () => {
