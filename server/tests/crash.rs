@@ -1,0 +1,235 @@
+//! Crash safety and database outages, against the real `citytable` process.
+//!
+//! - `sigkill_*`: while clients and bots play Big City, the server process is
+//!   SIGKILLed at seeded random moments and started again on the same port and
+//!   store. After every restart each game resumes at (at least) the last version
+//!   anyone saw acknowledged, the clients reconnect by themselves with their seat
+//!   tokens and keep playing; at the end every acknowledged move is in the log at
+//!   its place and every view any client rebuilt equals a replay of the log.
+//! - `postgres_outage_*`: the server reaches Postgres through a proxy the test
+//!   cuts and restores. The server stays up, answers `try_again`, reports not
+//!   ready, acknowledges nothing it did not commit, and play resumes by itself.
+//!
+//! `CITYTABLE_CRASH_KILLS` (3), `CITYTABLE_CRASH_TABLES` (3) and
+//! `CITYTABLE_CRASH_SEED` make the run longer or different.
+
+#![allow(clippy::unwrap_used)]
+
+mod proc;
+
+use std::sync::atomic::Ordering;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use proc::{Fresh, Proc, Proxy, Rng, World, env_num};
+use serde_json::json;
+
+async fn crash_run(db: Fresh, seed: u64) {
+    let kills = env_num("CITYTABLE_CRASH_KILLS", 3);
+    let tables = env_num("CITYTABLE_CRASH_TABLES", 3);
+    let seed = env_num("CITYTABLE_CRASH_SEED", seed);
+    let mut rng = Rng::new(seed);
+    let port = proc::free_port();
+    let log = Arc::new(Mutex::new(Vec::new()));
+    let url = db.url(None);
+    let mut server = Proc::start(&db.dir, url.as_deref(), port, 5, log.clone()).await;
+    let world = World::new(server.addr);
+
+    let mut recs = Vec::new();
+    let mut tasks = Vec::new();
+    for t in 0..tables {
+        let (rec, host, guest) = proc::big_city_table(server.addr).await;
+        for (seat, token) in [(Some(0), Some(host)), (Some(1), Some(guest)), (None, None)] {
+            tasks.push(tokio::spawn(proc::play(
+                world.clone(),
+                rec.clone(),
+                seat,
+                token,
+                seed ^ (t * 16 + seat.unwrap_or(9)),
+                15,
+            )));
+        }
+        recs.push(rec);
+    }
+
+    for k in 1..=kills {
+        tokio::time::sleep(rng.ms(1500, 4000)).await;
+        *world.addr.lock().unwrap() = None;
+        server.kill().await;
+        // Everything any client saw so far was acknowledged by the dead process.
+        for rec in &recs {
+            let floor = rec.max_seen.load(Ordering::SeqCst);
+            rec.floors.lock().unwrap().insert(k, floor);
+        }
+        world.epoch.store(k, Ordering::SeqCst);
+        tokio::time::sleep(rng.ms(0, 300)).await;
+        server = Proc::start(&db.dir, url.as_deref(), port, 5, log.clone()).await;
+        *world.addr.lock().unwrap() = Some(server.addr);
+        eprintln!("kill {k}: restarted");
+    }
+    // Let play go on after the last restart, then check that every table moved on.
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(20);
+    loop {
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        let all = recs.iter().all(|r| {
+            r.finished.load(Ordering::SeqCst)
+                || (r.snapshots_after_restart.load(Ordering::SeqCst) > 0
+                    && r.max_seen.load(Ordering::SeqCst)
+                        > r.floors.lock().unwrap().get(&kills).copied().unwrap_or(0) + 3)
+        });
+        if all {
+            break;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "every game resumes after the last restart"
+        );
+    }
+    world.stop.store(true, Ordering::SeqCst);
+    for t in tasks {
+        let _ = t.await;
+    }
+    server.kill().await;
+
+    let store = db.open_store().await;
+    let mut entries = 0;
+    let mut acked = 0;
+    for rec in &recs {
+        if kills > 0 {
+            assert!(
+                rec.snapshots_after_restart.load(Ordering::SeqCst) > 0,
+                "clients came back to {}",
+                rec.invite
+            );
+        }
+        acked += rec.acked.lock().unwrap().len();
+        entries += proc::verify_table(&store, rec).await;
+    }
+    let views: usize = recs.iter().map(|r| r.views.lock().unwrap().len()).sum();
+    assert!(acked > 0, "clients had moves acknowledged");
+    eprintln!(
+        "crash ({}): {kills} kills survived, {tables} games, {entries} log entries, {acked} acknowledged client moves, {views} client views checked against the replay, {} reconnects",
+        store.kind(),
+        world.reconnects.load(Ordering::SeqCst)
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sigkill_loses_no_acknowledged_move_sqlite() {
+    crash_run(Fresh::sqlite(), 0x5eed_0001).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sigkill_loses_no_acknowledged_move_postgres() {
+    let Some(db) = Fresh::postgres().await else {
+        return;
+    };
+    crash_run(db, 0x5eed_0002).await;
+}
+
+/// Polls `/readyz` until it answers `want` (or fails after `secs`).
+async fn ready_becomes(server: &Proc, want: u16, secs: u64) {
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(secs);
+    loop {
+        let got = proc::try_http(server.addr, "GET", "/readyz", None).await;
+        if got.as_ref().map(|g| g.0) == Some(want) {
+            return;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "/readyz should answer {want}, got {got:?}"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_outage_answers_try_again_and_resumes() {
+    let Some(db) = Fresh::postgres().await else {
+        return;
+    };
+    let proxy = Proxy::start(proc::pg_addr()).await;
+    let url = db.url(Some(proxy.addr));
+    let log = Arc::new(Mutex::new(Vec::new()));
+    let server = Proc::start(&db.dir, url.as_deref(), proc::free_port(), 5, log.clone()).await;
+    let world = World::new(server.addr);
+    let (rec, host, guest) = proc::big_city_table(server.addr).await;
+    let mut tasks = Vec::new();
+    for (seat, token) in [(Some(0), Some(host)), (Some(1), Some(guest)), (None, None)] {
+        tasks.push(tokio::spawn(proc::play(
+            world.clone(),
+            rec.clone(),
+            seat,
+            token,
+            0x07a6e ^ seat.unwrap_or(9),
+            10,
+        )));
+    }
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    let before_cut = rec.max_seen.load(Ordering::SeqCst);
+    assert!(before_cut > 0, "play started");
+
+    proxy.cut();
+    ready_becomes(&server, 503, 15).await;
+    let (status, body) = proc::try_http(server.addr, "GET", "/healthz", None)
+        .await
+        .expect("the process is up");
+    assert_eq!((status, body.as_str()), (200, "ok"));
+    // Moves in flight when the connection was cut may have committed; from now on
+    // nothing can. Wait for clients to hit the outage.
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(20);
+    while rec.try_again.load(Ordering::SeqCst) == 0 {
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "a move during the outage gets try_again"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let during = rec.max_seen.load(Ordering::SeqCst);
+    let acked_during = rec.acked.lock().unwrap().len();
+    // A new table cannot be created either, and says so.
+    let (status, body) = proc::http(
+        server.addr,
+        "POST",
+        "/api/tables",
+        Some(&json!({"game": "tic-tac-toe", "name": "Cy",
+                     "settings": {"seats": 2, "options": {}, "spectators_allowed": true, "public": false}})),
+    )
+    .await;
+    assert_eq!(status, 503, "{body}");
+    assert_eq!(body["code"], "try_again");
+    tokio::time::sleep(Duration::from_secs(4)).await;
+    assert_eq!(
+        rec.max_seen.load(Ordering::SeqCst),
+        during,
+        "nothing is applied or shown while the store is unreachable"
+    );
+    assert_eq!(rec.acked.lock().unwrap().len(), acked_during);
+    let try_again = rec.try_again.load(Ordering::SeqCst);
+
+    proxy.restore();
+    ready_becomes(&server, 200, 30).await;
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
+    while rec.max_seen.load(Ordering::SeqCst) < during + 5 && !rec.finished.load(Ordering::SeqCst) {
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "play resumes by itself after the store is back"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    world.stop.store(true, Ordering::SeqCst);
+    for t in tasks {
+        let _ = t.await;
+    }
+    server.stop().await;
+    let store = db.open_store().await;
+    let entries = proc::verify_table(&store, &rec).await;
+    let lines = log.lock().unwrap();
+    assert!(
+        !lines.iter().any(|l| l.contains("panicked")),
+        "no panic in the server log"
+    );
+    eprintln!(
+        "outage: {try_again} try_again answers, versions {before_cut} before the cut, {during} during, {entries} entries at the end"
+    );
+}
