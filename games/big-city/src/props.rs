@@ -3,7 +3,7 @@
 //! `apply`, refused moves change nothing, replay reproduces the state, and views hide
 //! other seats' faces and stack order.
 //!
-//! `PROPTEST_CASES` raises the number of play-outs (default 12).
+//! `PROPTEST_CASES` raises the number of play-outs (default 20).
 
 #![allow(clippy::unwrap_used)]
 
@@ -17,7 +17,7 @@ fn cases() -> u32 {
     std::env::var("PROPTEST_CASES")
         .ok()
         .and_then(|s| s.parse().ok())
-        .unwrap_or(12)
+        .unwrap_or(20)
 }
 
 fn options(bits: u8) -> Options {
