@@ -459,7 +459,7 @@ export function createMyCityBoard(ctx) {
     placing = null;
     const seated = me !== undefined && !state.replay && view.players.some((p) => p.seat === me);
     /** @type {(HTMLElement | null)[]} */
-    const parts = [topBar(view, state)];
+    const parts = [view.game_over ? null : topBar(view, state)];
     parts.push(decisionsBar(view, state));
     if (view.game_over) parts.push(finalScoring(view, state));
     if (seated && me !== undefined) {
