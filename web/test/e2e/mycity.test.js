@@ -292,6 +292,17 @@ test('a 3-seat My City table: hidden decisions, timer, reconnection, final scori
   await shot(ana.page, 'mycity-final');
   await shot(brunoAgain, 'mycity-phone-final');
 
+  // The replay steps through the game from the empty maps.
+  await ana.page.click('#replay-button');
+  await ana.page.waitForSelector('#replay .mc');
+  const finalBuildings = await ana.page.locator('#replay .mc-other .building').count();
+  assert.ok(finalBuildings >= 4, `the replay ends with the final cities (${finalBuildings} buildings)`);
+  await ana.page.click('#replay-first');
+  await ana.page.waitForFunction(() => document.querySelectorAll('#replay .mc-other .building').length === 0);
+  assert.equal(await ana.page.locator('#replay .mc-other').count(), 3, 'the replay shows the three cities');
+  assert.equal(await ana.page.locator('#replay #mc-board, #replay #mc-actions').count(), 0, 'nothing to play in a replay');
+  await ana.page.click('#replay-close');
+
   // In French.
   await cleo.page.click('#lang-switch');
   await cleo.page.waitForSelector('#mc-final');

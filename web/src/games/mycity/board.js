@@ -342,11 +342,20 @@ export function createMyCityBoard(ctx) {
     if (build) build.disabled = !chosen || !myTurn();
   }
 
-  /** The legal placements at this version, if it is my decision. */
+  /**
+   * My legal moves this round. Other seats' decisions do not change mine, so the
+   * list fetched once per round serves until the next card.
+   * @type {{round: string, moves: any[]} | null}
+   */
+  let legalCache = null;
+
+  /** The legal placements this round, if it is my decision and they are known. */
   function legalSpots() {
     const st = last;
-    if (!st || !st.legal) return null;
-    return /** @type {Spot[]} */ (st.legal.moves.filter((m) => m.type === 'place'));
+    if (!st) return null;
+    if (st.legal) legalCache = { round: roundKey, moves: st.legal.moves };
+    if (!legalCache || legalCache.round !== roundKey) return null;
+    return /** @type {Spot[]} */ (legalCache.moves.filter((m) => m.type === 'place'));
   }
 
   function myTurn() {
@@ -449,7 +458,7 @@ export function createMyCityBoard(ctx) {
       ctx.send(lastSent.mv);
     }
     const mine = myTurn();
-    if (mine && !state.legal) ctx.askLegal();
+    if (mine && !legalSpots()) ctx.askLegal();
 
     el.dataset.round = String(view.round);
     el.dataset.mine = mine ? 'yes' : 'no';
