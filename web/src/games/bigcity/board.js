@@ -144,6 +144,12 @@ export function createBigCityBoard(ctx) {
   /** @type {number | null} */
   let hoverProp = null;
   let zoom = 1;
+  /** What was already on the table at the previous render: newer things get a short highlight. */
+  let seen = { buildings: -1, streetcars: -1, tiles: -1, hand: /** @type {Set<number> | null} */ (null) };
+  let fresh = { buildings: Infinity, streetcars: Infinity, tiles: Infinity, hand: /** @type {Set<number>} */ (new Set()) };
+  let freshAt = 0;
+  /** Highlights only right after the change, not on every later redraw. */
+  const freshNow = () => performance.now() - freshAt < 1500;
 
   const statusEl = h('div', { class: 'bc-status', id: 'bc-status' });
   const cityWrap = h('div', { class: 'bc-city', id: 'bc-city' });
@@ -418,12 +424,12 @@ export function createBigCityBoard(ctx) {
 
     // Tiles: asphalt under each neighborhood, lots on top.
     const tilesG = s('g', { class: 'tiles' });
-    for (const tile of v.tiles) {
+    v.tiles.forEach((tile, i) => {
       const [w, hh] = tileSize(tile.neighborhood, tile.rotation);
       tilesG.append(
-        s('rect', { x: tile.x * U, y: tile.y * U, width: w * U, height: hh * U, rx: 10, class: 'asphalt', 'data-tile': tile.neighborhood }),
+        s('rect', { x: tile.x * U, y: tile.y * U, width: w * U, height: hh * U, rx: 10, class: { asphalt: true, fresh: i >= fresh.tiles && freshNow() }, 'data-tile': tile.neighborhood }),
       );
-    }
+    });
     // Street center lines between neighboring properties.
     const streetG = s('g', { class: 'street-lines' });
     const occupied = new Set(v.cells.map((c) => `${c.x},${c.y}`));
@@ -454,11 +460,19 @@ export function createBigCityBoard(ctx) {
 
     // Buildings.
     const buildG = s('g', { class: 'buildings' });
-    v.buildings.forEach((bld, i) => buildG.append(drawBuilding(bld, byProp, 1, i)));
+    v.buildings.forEach((bld, i) => {
+      const g = drawBuilding(bld, byProp, 1, i);
+      if (i >= fresh.buildings && freshNow()) g.classList.add('fresh');
+      buildG.append(g);
+    });
 
     // Streetcars.
     const carsG = s('g', { class: 'streetcars' });
-    for (const seg of v.streetcars) carsG.append(drawStreetcar(seg, 1));
+    v.streetcars.forEach((seg, i) => {
+      const g = drawStreetcar(seg, 1);
+      if (i >= fresh.streetcars && freshNow()) g.classList.add('fresh');
+      carsG.append(g);
+    });
 
     // Legal streetcar segments.
     const segG = s('g', { class: 'legal-segments' });
@@ -1019,7 +1033,7 @@ export function createBigCityBoard(ctx) {
             return h(
               'div',
               {
-                class: { 'hand-card': true, selectable, selected: on },
+                class: { 'hand-card': true, selectable, selected: on, fresh: fresh.hand.has(card) && freshNow() },
                 'data-card': card,
                 onpointerenter: () => highlightProp(card, true),
                 onpointerleave: () => highlightProp(card, false),
@@ -1193,6 +1207,18 @@ export function createBigCityBoard(ctx) {
       }
       if (mine() && !next.replay && (!next.legal || next.legal.version !== next.version)) ctx.askLegal();
       if (mode === 'tile' && !tileChoices().includes(tileN)) tileN = tileChoices()[0] ?? 0;
+      if (!prev || prev.version !== next.version) {
+        const hand = new Set(myHand() ?? []);
+        const first = seen.buildings < 0 || next.replay;
+        fresh = {
+          buildings: first ? Infinity : seen.buildings,
+          streetcars: first ? Infinity : seen.streetcars,
+          tiles: first ? Infinity : seen.tiles,
+          hand: first || !seen.hand ? new Set() : new Set([...hand].filter((c) => !seen.hand?.has(c))),
+        };
+        seen = { buildings: v.buildings.length, streetcars: v.streetcars.length, tiles: v.tiles.length, hand };
+        freshAt = performance.now();
+      }
       renderAll();
     },
     destroy() {
