@@ -14,6 +14,11 @@ impl BigCity {
         }
         match level {
             BotLevel::Random if self.step == Step::Action => Some(self.random_action(seat, rng)),
+            BotLevel::Random if matches!(self.step, Step::Drawing { .. }) => {
+                // Same list and order as `legal_moves`, without building the moves.
+                let stacks = self.drawable();
+                rng.choose(&stacks).map(|&stack| Move::Draw { stack })
+            }
             BotLevel::Random => {
                 let moves = self.legal_moves(seat);
                 rng.choose(&moves).cloned()
