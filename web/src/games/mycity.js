@@ -24,6 +24,7 @@ const nameOf = (seats, seat) => seats[seat]?.name ?? `#${seat + 1}`;
 export const myCity = {
   id: 'my-city',
   name: () => t('mc.name'),
+  blurb: () => t('mc.blurb'),
   createBoard: createMyCityBoard,
   optionFields: () => [],
   scores(view) {

@@ -658,10 +658,12 @@ export function createMyCityBoard(ctx) {
       'section',
       { class: 'mc-mine', style: { '--seat': state.seats[me]?.color ?? '#888' } },
       h('h3', null, t('mc.my_board')),
-      h('div', { class: 'mc-map-wrap' }, svg),
-      prompt,
-      actions,
-      player && !view.game_over ? scoreTable(view, state, [player], 'mc-score', t('mc.score_live')) : null,
+      h(
+        'div',
+        { class: 'mc-mine-body' },
+        h('div', { class: 'mc-mine-play' }, h('div', { class: 'mc-map-wrap' }, svg), prompt, actions),
+        player && !view.game_over ? scoreTable(view, state, [player], 'mc-score', t('mc.score_mine')) : null,
+      ),
     );
   }
 

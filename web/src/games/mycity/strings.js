@@ -3,6 +3,7 @@
 export const MY_CITY_STRINGS = {
   en: {
     'mc.name': 'My City',
+    'mc.blurb': 'Reiner Knizia’s city on a map: the same card for everyone, decided at the same time. 1 to 4 players.',
     'mc.color.residential': 'residential',
     'mc.color.public': 'public',
     'mc.color.industrial': 'industrial',
@@ -49,6 +50,7 @@ export const MY_CITY_STRINGS = {
     'mc.spectating': 'You are watching: decisions stay hidden until everyone has decided.',
     'mc.score': 'Score',
     'mc.score_live': 'Score if the game ended now',
+    'mc.score_mine': 'Your score if the game ended now',
     'mc.final': 'Final scoring',
     'mc.points': '{n} pts',
     'mc.cat.start': 'Start',
@@ -94,6 +96,7 @@ export const MY_CITY_STRINGS = {
   },
   fr: {
     'mc.name': 'My City',
+    'mc.blurb': 'La ville de Reiner Knizia sur un plan : la même carte pour tous, décidée en même temps. 1 à 4 joueurs.',
     'mc.color.residential': 'résidentiel',
     'mc.color.public': 'public',
     'mc.color.industrial': 'industriel',
@@ -140,6 +143,7 @@ export const MY_CITY_STRINGS = {
     'mc.spectating': 'Vous regardez : les décisions restent cachées jusqu’à ce que tous aient décidé.',
     'mc.score': 'Score',
     'mc.score_live': 'Score si la partie s’arrêtait maintenant',
+    'mc.score_mine': 'Votre score si la partie s’arrêtait maintenant',
     'mc.final': 'Décompte final',
     'mc.points': '{n} pts',
     'mc.cat.start': 'Départ',
