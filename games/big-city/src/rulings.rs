@@ -1764,3 +1764,43 @@ fn extreme_coordinates_are_refused_not_panics() {
         "too_many_cards",
     );
 }
+
+#[test]
+fn legal_move_counts_in_fixed_positions() {
+    // Counted by hand: hand 11, 12, 15 in the fixture city without city hall.
+    // Singles: 11 and 12 (outskirts) residence/business = 4; 15 (center) residence,
+    // business, city hall = 3. Doubles 11-12 and 12-15: residence/business = 4.
+    // Exchanges: 7 subsets. Pass: 1.
+    let mut g = city();
+    give(&mut g, 0, &[11, 12, 15]);
+    let moves = g.legal_moves(0);
+    let count = |f: fn(&Move) -> bool| moves.iter().filter(|m| f(m)).count();
+    assert_eq!(count(|m| matches!(m, Move::Build { .. })), 11);
+    assert_eq!(count(|m| matches!(m, Move::Exchange { .. })), 7);
+    assert_eq!(count(|m| matches!(m, Move::Pass)), 1);
+    assert_eq!(moves.len(), 19);
+    assert!(g.legal_moves(1).is_empty());
+    // With city hall on 35: no second city hall, but streetcars on every street and
+    // every placement of the five unplaced neighborhoods become possible.
+    hall(&mut g);
+    let moves = g.legal_moves(0);
+    let builds = moves
+        .iter()
+        .filter(|m| matches!(m, Move::Build { .. }))
+        .count();
+    assert_eq!(builds, 10);
+    let placements = moves
+        .iter()
+        .filter(|m| matches!(m, Move::PlaceNeighborhood { .. }))
+        .count();
+    let expected: usize = (4..=8).map(|n| g.map.legal_placements(n).len()).sum();
+    assert_eq!(placements, expected);
+    assert!(placements > 0);
+    // Drawing: every non-empty stack until two were drawn from it.
+    ok(&mut g, 0, build(Piece::ResidenceDouble, &[11, 12]));
+    assert_eq!(g.legal_moves(0).len(), 8);
+    ok(&mut g, 0, Move::Draw { stack: 8 });
+    refused(&mut g, 0, Move::Draw { stack: 0 }, "bad_stack");
+    ok(&mut g, 0, Move::Draw { stack: 8 });
+    assert_eq!(g.active, 1, "two cards played, two drawn");
+}
