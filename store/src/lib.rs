@@ -58,11 +58,17 @@ pub const SQLITE_FILE: &str = "citytable.db";
 
 /// How long an SQLite writer waits for another writer's lock before giving up.
 const SQLITE_BUSY_TIMEOUT: Duration = Duration::from_secs(10);
-/// How long any call waits for a free (or new) database connection before it fails with
+/// How long a Postgres call waits for a free (or new) connection before it fails with
 /// [`StoreError::Unavailable`]; also how long a call takes to fail while Postgres is down.
-const ACQUIRE_TIMEOUT: Duration = Duration::from_secs(3);
-/// Rows per `insert` statement on SQLite (4 parameters each, well under its parameter limit).
-const SQLITE_ROWS_PER_STATEMENT: usize = 500;
+const POSTGRES_ACQUIRE_TIMEOUT: Duration = Duration::from_secs(5);
+/// How long an SQLite call waits for its turn on a connection: only load makes it wait, so
+/// waiting long beats failing.
+const SQLITE_ACQUIRE_TIMEOUT: Duration = Duration::from_secs(30);
+/// Read connections of the SQLite store.
+const SQLITE_READERS: u32 = 4;
+/// Rows per `insert` statement on SQLite, largest first (4 parameters per row, well under
+/// SQLite's parameter limit). The last one must be 1.
+const SQLITE_STATEMENT_ROWS: [usize; 5] = [256, 64, 16, 4, 1];
 
 static SQLITE_MIGRATIONS: sqlx::migrate::Migrator = sqlx::migrate!("../migrations/sqlite");
 static POSTGRES_MIGRATIONS: sqlx::migrate::Migrator = sqlx::migrate!("../migrations/postgres");
@@ -129,7 +135,13 @@ pub struct Store {
 
 #[derive(Clone)]
 enum Db {
-    Sqlite(SqlitePool),
+    /// SQLite lets one writer in at a time. Writers queue fairly for the single write connection
+    /// instead of contending for the file lock (where SQLite's busy handler sleeps up to 100 ms
+    /// between tries); readers run alongside it on their own connections (WAL).
+    Sqlite {
+        write: SqlitePool,
+        read: SqlitePool,
+    },
     Postgres(PgPool),
 }
 
@@ -139,12 +151,13 @@ impl std::fmt::Debug for Store {
     }
 }
 
-/// Runs the same code against whichever pool is behind the store. The body is compiled once per
-/// backend, so the SQL in it must be valid in both dialects (`$1`-style parameters work in both).
+/// Runs the same code against whichever pool is behind the store; `read` or `write` picks the
+/// SQLite pool. The body is compiled once per backend, so the SQL in it must be valid in both
+/// dialects (`$1`-style parameters work in both).
 macro_rules! on_pool {
-    ($store:expr, $pool:ident => $body:expr) => {
+    ($store:expr, $role:ident, $pool:ident => $body:expr) => {
         match &$store.db {
-            Db::Sqlite($pool) => $body,
+            Db::Sqlite { $role: $pool, .. } => $body,
             Db::Postgres($pool) => $body,
         }
     };
@@ -262,18 +275,24 @@ impl Store {
             .synchronous(SqliteSynchronous::Full)
             .busy_timeout(SQLITE_BUSY_TIMEOUT)
             .foreign_keys(true);
-        let pool = SqlitePoolOptions::new()
-            .max_connections(4)
-            .acquire_timeout(ACQUIRE_TIMEOUT)
-            .connect_with(options)
+        let write = SqlitePoolOptions::new()
+            .max_connections(1)
+            .acquire_timeout(SQLITE_ACQUIRE_TIMEOUT)
+            .connect_with(options.clone())
             .await
             .map_err(|e| db_error("open sqlite", e))?;
         SQLITE_MIGRATIONS
-            .run(&pool)
+            .run(&write)
             .await
             .map_err(|e| error::migrate_error("sqlite", e))?;
+        let read = SqlitePoolOptions::new()
+            .max_connections(SQLITE_READERS)
+            .acquire_timeout(SQLITE_ACQUIRE_TIMEOUT)
+            .connect_with(options)
+            .await
+            .map_err(|e| db_error("open sqlite", e))?;
         Ok(Store {
-            db: Db::Sqlite(pool),
+            db: Db::Sqlite { write, read },
         })
     }
 
@@ -292,7 +311,7 @@ impl Store {
             .map_err(|e| db_error("connect to postgres", e))?;
         let pool = PgPoolOptions::new()
             .max_connections(8)
-            .acquire_timeout(ACQUIRE_TIMEOUT)
+            .acquire_timeout(POSTGRES_ACQUIRE_TIMEOUT)
             .connect_lazy_with(options);
         POSTGRES_MIGRATIONS
             .run(&pool)
@@ -306,14 +325,14 @@ impl Store {
     /// `"sqlite"` or `"postgres"`.
     pub fn kind(&self) -> &'static str {
         match self.db {
-            Db::Sqlite(_) => "sqlite",
+            Db::Sqlite { .. } => "sqlite",
             Db::Postgres(_) => "postgres",
         }
     }
 
     /// Checks that the database answers (for a readiness probe).
     pub async fn ping(&self) -> Result<(), StoreError> {
-        on_pool!(self, pool => {
+        on_pool!(self, read, pool => {
             sqlx::query("select 1").execute(pool).await.map_err(|e| db_error("ping", e))?;
         });
         Ok(())
@@ -322,7 +341,13 @@ impl Store {
     /// Closes every connection, waiting for calls in progress to finish. Calls made afterwards
     /// fail with [`StoreError::Unavailable`].
     pub async fn close(&self) {
-        on_pool!(self, pool => pool.close().await)
+        match &self.db {
+            Db::Sqlite { write, read } => {
+                write.close().await;
+                read.close().await;
+            }
+            Db::Postgres(pool) => pool.close().await,
+        }
     }
 
     /// Inserts the table, or replaces every column of the stored table with the same id.
@@ -336,7 +361,7 @@ impl Store {
              invite_code = excluded.invite_code, spectator_code = excluded.spectator_code, \
              status = excluded.status, public = excluded.public, doc = excluded.doc, \
              updated_at_ms = excluded.updated_at_ms";
-        on_pool!(self, pool => {
+        on_pool!(self, write, pool => {
             sqlx::query(SQL)
                 .bind(t.id)
                 .bind(&t.game)
@@ -360,7 +385,7 @@ impl Store {
     pub async fn insert_game(&self, g: &GameRow) -> Result<(), StoreError> {
         const SQL: &str = "insert into game (id, table_id, number, setup, started_at_ms, outcome) \
              values ($1, $2, $3, $4, $5, $6)";
-        on_pool!(self, pool => {
+        on_pool!(self, write, pool => {
             sqlx::query(SQL)
                 .bind(g.id)
                 .bind(g.table_id)
@@ -385,17 +410,28 @@ impl Store {
             return Ok(());
         }
         match &self.db {
-            Db::Sqlite(pool) => {
-                // One statement is atomic by itself; several need a transaction around them.
-                let mut chunks = moves.chunks(SQLITE_ROWS_PER_STATEMENT);
-                if moves.len() <= SQLITE_ROWS_PER_STATEMENT {
-                    if let Some(chunk) = chunks.next() {
-                        sqlite_insert_moves(chunk)
-                            .build()
-                            .execute(pool)
-                            .await
-                            .map_err(|e| db_error(WHAT, e))?;
-                    }
+            Db::Sqlite { write: pool, .. } => {
+                // Statements of a few fixed sizes, so each is prepared once per connection and
+                // then served from the statement cache whatever the batch size.
+                let mut rest = moves;
+                let mut chunks = Vec::new();
+                while !rest.is_empty() {
+                    let size = SQLITE_STATEMENT_ROWS
+                        .iter()
+                        .copied()
+                        .find(|&n| n <= rest.len())
+                        .unwrap_or(1);
+                    let (chunk, tail) = rest.split_at(size);
+                    chunks.push(chunk);
+                    rest = tail;
+                }
+                if let [only] = chunks.as_slice() {
+                    // One statement is atomic by itself.
+                    sqlite_insert_moves(only)
+                        .build()
+                        .execute(pool)
+                        .await
+                        .map_err(|e| db_error(WHAT, e))?;
                 } else {
                     let mut tx = pool.begin().await.map_err(|e| db_error(WHAT, e))?;
                     for chunk in chunks {
@@ -441,7 +477,7 @@ impl Store {
     /// Errors: [`StoreError::Conflict`] when no such game is stored.
     pub async fn finish_game(&self, game_id: Uuid, outcome: &Value) -> Result<(), StoreError> {
         const WHAT: &str = "finish game";
-        let updated = on_pool!(self, pool => {
+        let updated = on_pool!(self, write, pool => {
             sqlx::query("update game set outcome = $1 where id = $2")
                 .bind(Json(outcome))
                 .bind(game_id)
@@ -461,7 +497,7 @@ impl Store {
     /// order of `updated_at_ms`.
     pub async fn load_unfinished(&self) -> Result<Vec<Recovered>, StoreError> {
         const WHAT: &str = "load unfinished tables";
-        let (tables, games, moves) = on_pool!(self, pool => {
+        let (tables, games, moves) = on_pool!(self, read, pool => {
             let mut tx = pool.begin().await.map_err(|e| db_error(WHAT, e))?;
             if matches!(self.db, Db::Postgres(_)) {
                 sqlx::query("set transaction isolation level repeatable read, read only")
@@ -520,7 +556,7 @@ impl Store {
         const SQL: &str = "select id, game, invite_code, spectator_code, status, public, doc, \
              updated_at_ms from game_table where invite_code = $1 or spectator_code = $1 \
              order by (invite_code = $1) desc limit 1";
-        let table = on_pool!(self, pool => {
+        let table = on_pool!(self, read, pool => {
             match sqlx::query(SQL)
                 .bind(code)
                 .fetch_optional(pool)
@@ -537,7 +573,7 @@ impl Store {
     /// The table with this id.
     pub async fn table_by_id(&self, id: Uuid) -> Result<Option<TableRow>, StoreError> {
         const WHAT: &str = "find table by id";
-        let table = on_pool!(self, pool => {
+        let table = on_pool!(self, read, pool => {
             match sqlx::query(sqlx::AssertSqlSafe(format!(
                 "select {TABLE_COLUMNS} from game_table where id = $1"
             )))
@@ -560,7 +596,7 @@ impl Store {
         table_id: Uuid,
     ) -> Result<Option<(GameRow, Vec<MoveRow>)>, StoreError> {
         const WHAT: &str = "load latest game";
-        let found = on_pool!(self, pool => {
+        let found = on_pool!(self, read, pool => {
             let game = match sqlx::query(
                 "select id, table_id, number, setup, started_at_ms, outcome from game \
                  where table_id = $1 order by number desc limit 1",
@@ -606,38 +642,40 @@ fn sqlite_insert_moves(chunk: &[MoveRow]) -> QueryBuilder<Sqlite> {
 mod tests {
     use super::*;
 
-    /// The settings that make an acknowledged commit durable, as a store connection sees them.
+    /// The settings that make an acknowledged commit durable, as every store connection (the
+    /// writer and the readers) sees them.
     #[tokio::test]
     async fn sqlite_connections_use_wal_full_sync_and_a_busy_timeout() {
         let dir = std::env::temp_dir().join(format!("citytable-store-unit-{}", Uuid::new_v4()));
         let store = Store::open(None, &dir).await.expect("open");
-        let Db::Sqlite(pool) = &store.db else {
+        let Db::Sqlite { write, read } = &store.db else {
             panic!("expected sqlite");
         };
-        let mut conn = pool.acquire().await.expect("connection");
-        let journal: String = sqlx::query_scalar("pragma journal_mode")
-            .fetch_one(&mut *conn)
-            .await
-            .expect("journal_mode");
-        let synchronous: i64 = sqlx::query_scalar("pragma synchronous")
-            .fetch_one(&mut *conn)
-            .await
-            .expect("synchronous");
-        let busy: i64 = sqlx::query_scalar("pragma busy_timeout")
-            .fetch_one(&mut *conn)
-            .await
-            .expect("busy_timeout");
-        let foreign_keys: i64 = sqlx::query_scalar("pragma foreign_keys")
-            .fetch_one(&mut *conn)
-            .await
-            .expect("foreign_keys");
-        drop(conn);
+        for pool in [write, read] {
+            let mut conn = pool.acquire().await.expect("connection");
+            let journal: String = sqlx::query_scalar("pragma journal_mode")
+                .fetch_one(&mut *conn)
+                .await
+                .expect("journal_mode");
+            let synchronous: i64 = sqlx::query_scalar("pragma synchronous")
+                .fetch_one(&mut *conn)
+                .await
+                .expect("synchronous");
+            let busy: i64 = sqlx::query_scalar("pragma busy_timeout")
+                .fetch_one(&mut *conn)
+                .await
+                .expect("busy_timeout");
+            let foreign_keys: i64 = sqlx::query_scalar("pragma foreign_keys")
+                .fetch_one(&mut *conn)
+                .await
+                .expect("foreign_keys");
+            assert_eq!(journal, "wal");
+            assert_eq!(synchronous, 2, "2 is FULL");
+            assert_eq!(busy, 10_000);
+            assert_eq!(foreign_keys, 1);
+        }
         store.close().await;
         let _ = std::fs::remove_dir_all(&dir);
-        assert_eq!(journal, "wal");
-        assert_eq!(synchronous, 2, "2 is FULL");
-        assert_eq!(busy, 10_000);
-        assert_eq!(foreign_keys, 1);
     }
 
     #[test]
