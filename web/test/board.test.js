@@ -191,3 +191,22 @@ test('trade variant: the offering player picks an answer card', async () => {
   assert.deepEqual(errors, []);
   await ctx.close();
 });
+
+test('on a touch screen: tap a spot to preview the tile, tap the preview to rotate it', async () => {
+  const { page, errors, ctx } = await open('bigcity-start', 'player', { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+  const box = await page.locator('svg.city .tile-spot .spot-area').first().boundingBox();
+  assert.ok(box);
+  await page.touchscreen.tap(box.x + box.width / 2, box.y + box.height / 2);
+  await page.waitForSelector('#ghost-tile.ok');
+  const label = await page.textContent('#act-confirm');
+  assert.match(label ?? '', /Place neighborhood 2 here/);
+  const ghost = await page.locator('#ghost-tile .ghost-asphalt').boundingBox();
+  assert.ok(ghost);
+  await page.touchscreen.tap(ghost.x + ghost.width / 2, ghost.y + ghost.height / 2);
+  await page.click('#act-confirm');
+  const sent = await page.evaluate(() => /** @type {any} */ (window).sent);
+  assert.equal(sent.length, 1);
+  assert.equal(sent[0].rotation, 90, 'the second tap turned the tile');
+  assert.deepEqual(errors, []);
+  await ctx.close();
+});

@@ -81,6 +81,12 @@ test('two players and a spectator play Big City', async () => {
   await cleo.page.goto(/** @type {string} */ (links.spectate));
   await giveName(cleo.page, 'Cleo');
   await ana.page.waitForSelector('#spectator-count');
+
+  // The host turns a variant on; the others see it in the table's settings.
+  await ana.page.click('#settings summary');
+  await ana.page.check('#settings [data-option="single_streetcar_line"]');
+  await ana.page.click('#apply-settings');
+  await bruno.page.waitForSelector('#lobby .summary li:has-text("A single streetcar line")');
   await shot(ana.page, 'lobby');
 
   await ana.page.click('#start-button');

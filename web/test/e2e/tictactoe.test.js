@@ -134,8 +134,15 @@ test('a public table with a turn timer, listed on the home page; the host plays 
   assert.match((await listed.textContent()) ?? '', /1\/2 seats/);
   await dev.ctx.close();
 
+  assert.equal(await ana.page.isDisabled('#start-button'), true, 'an empty seat: no start yet');
   await ana.page.click('.seat[data-seat="1"] [data-action="add-bot"]');
   await ana.page.waitForSelector('.seat[data-seat="1"]:not(.empty)');
+  await ana.page.click('.seat[data-seat="1"] [data-action="kick"]');
+  await ana.page.waitForSelector('.seat[data-seat="1"].empty');
+  await ana.page.selectOption('.seat[data-seat="1"] .bot-adder select', 'random');
+  await ana.page.click('.seat[data-seat="1"] [data-action="add-bot"]');
+  await ana.page.waitForSelector('.seat[data-seat="1"]:not(.empty)');
+  assert.match((await ana.page.textContent('.seat[data-seat="1"] .name')) ?? '', /Bot \(easy\)/);
   await ana.page.click('#start-button');
   await waitPlaying(ana.page);
   await ana.page.waitForFunction(() => /^◷ 0:[0-3]\d$/.test(document.querySelector('#timer')?.textContent ?? ''));
