@@ -69,6 +69,7 @@ export function showTable(root, code, go) {
   const pendingMoves = new Map();
   /** @type {TableSettings | null} */
   let draftSettings = null;
+  let settingsOpen = false;
 
   // Layout.
   const title = h('div', { class: 'title' });
@@ -212,7 +213,7 @@ export function showTable(root, code, go) {
 
   /** @param {TableInfo} tbl */
   function setTable(tbl) {
-    const statusChanged = table?.status !== tbl.status;
+    const statusChanged = table?.status !== tbl.status || JSON.stringify(table?.settings) !== JSON.stringify(tbl.settings);
     if (table && table.status === 'finished' && tbl.status !== 'finished') {
       // Play again: a new game starts; the old log goes.
       log = [];
@@ -577,6 +578,7 @@ export function showTable(root, code, go) {
       const free = !spectatorLink && tbl.seats.some((s) => s.occupant.kind === 'empty');
       parts.push(h('p', { class: 'muted' }, free ? t('table.visitor') : t('table.spectating')));
     }
+    parts.push(settingsSummary(tbl));
     if (isHost() && tbl.status === 'lobby') {
       if (!draftSettings) draftSettings = structuredClone(tbl.settings);
       const draft = draftSettings;
@@ -585,7 +587,7 @@ export function showTable(root, code, go) {
       parts.push(
         h(
           'details',
-          { class: 'settings', id: 'settings' },
+          { class: 'settings', id: 'settings', open: settingsOpen, ontoggle: (/** @type {Event} */ e) => (settingsOpen = /** @type {HTMLDetailsElement} */ (e.target).open) },
           h('summary', null, t('table.settings')),
           h(
             'label',
@@ -615,7 +617,7 @@ export function showTable(root, code, go) {
             ),
           ),
           h('label', { class: 'check' }, h('input', { type: 'checkbox', checked: draft.spectators_allowed, onchange: (/** @type {Event} */ e) => (draft.spectators_allowed = /** @type {HTMLInputElement} */ (e.target).checked) }), t('home.spectators')),
-          h('label', { class: 'check' }, h('input', { type: 'checkbox', checked: draft.public, onchange: (/** @type {Event} */ e) => (draft.public = /** @type {HTMLInputElement} */ (e.target).checked) }), t('home.public')),
+          h('label', { class: 'check' }, h('input', { type: 'checkbox', checked: draft.public, onchange: (/** @type {Event} */ e) => (draft.public = /** @type {HTMLInputElement} */ (e.target).checked) }), t('table.public')),
           h('button', { id: 'apply-settings', onclick: () => conn.send({ type: 'configure', settings: draft }) }, t('table.apply_settings')),
         ),
       );
@@ -628,7 +630,6 @@ export function showTable(root, code, go) {
         ),
       );
     } else {
-      parts.push(settingsSummary(tbl));
       parts.push(h('p', { class: 'waiting' }, h('span', { class: 'spinner', 'aria-hidden': 'true' }), t('table.waiting_host')));
     }
     mount(mainEl, h('div', { class: 'card lobby', id: 'lobby' }, parts));
@@ -642,10 +643,12 @@ export function showTable(root, code, go) {
     const timer = timerChoices().find((c) => c.value === (tbl.settings.turn_seconds ?? 0))?.label ?? `${tbl.settings.turn_seconds} s`;
     return h(
       'ul',
-      { class: 'summary' },
+      { class: 'summary', id: 'settings-summary' },
       h('li', null, `${t('home.seats')}: ${tbl.settings.seats}`),
       h('li', null, `${t('home.timer')}: ${timer}`),
-      on.length ? h('li', null, `${t('home.variants')}: ${on.join(', ')}`) : null,
+      fields.length ? h('li', null, `${t('home.variants')}: ${on.length ? on.join('; ') : t('table.no_variant')}`) : null,
+      h('li', null, tbl.settings.spectators_allowed ? t('home.spectators') : t('table.no_spectators')),
+      h('li', null, tbl.settings.public ? t('table.public') : t('table.private')),
     );
   }
 

@@ -86,7 +86,8 @@ test('two players and a spectator play Big City', async () => {
   await ana.page.click('#settings summary');
   await ana.page.check('#settings [data-option="single_streetcar_line"]');
   await ana.page.click('#apply-settings');
-  await bruno.page.waitForSelector('#lobby .summary li:has-text("A single streetcar line")');
+  await bruno.page.waitForSelector('#settings-summary li:has-text("A single streetcar line")');
+  await ana.page.waitForSelector('#settings-summary li:has-text("A single streetcar line")');
   await shot(ana.page, 'lobby');
 
   await ana.page.click('#start-button');
