@@ -159,10 +159,11 @@ export function createBigCityBoard(ctx) {
   const supplyEl = h('section', { class: 'bc-supply', id: 'bc-supply' });
   const othersEl = h('section', { class: 'bc-others', id: 'bc-others' });
   const tradeEl = h('section', { class: 'bc-trade', id: 'bc-trade' });
+  const helpEl = /** @type {HTMLDetailsElement} */ (h('details', { class: 'bc-help', id: 'bc-help' }));
   el.append(
     statusEl,
     h('div', { class: 'bc-play' }, cityWrap, actionsEl, tradeEl, handEl),
-    h('div', { class: 'bc-side' }, stacksEl, othersEl, supplyEl),
+    h('div', { class: 'bc-side' }, stacksEl, othersEl, supplyEl, helpEl),
   );
 
   /** @type {SVGSVGElement | null} */
@@ -345,8 +346,16 @@ export function createBigCityBoard(ctx) {
 
   // ---------- rendering ----------
 
+  function renderHelp() {
+    const keys = ['residence', 'business', 'min', 'city_hall', 'church', 'cpb', 'shopping', 'parks', 'streetcars', 'draw'];
+    const open = helpEl.open;
+    helpEl.replaceChildren(h('summary', null, t('help.title')), h('ul', null, keys.map((k) => h('li', null, t(`help.${k}`)))));
+    helpEl.open = open;
+  }
+
   function renderAll() {
     if (!state) return;
+    renderHelp();
     renderStatus();
     renderCity();
     renderActions();
