@@ -117,8 +117,8 @@ fn postgres_error(what: &str, code: &str) -> StoreError {
     match code.get(..2) {
         // integrity constraint violation not classified above
         Some("23") => StoreError::Conflict(format!("{what}: constraint violated ({code})")),
-        // data exception (e.g. a stored value the type rejects)
-        Some("22") => StoreError::Corrupt(format!("{what}: invalid data ({code})")),
+        // data exception: a value the column type rejects (e.g. `\u0000` in a jsonb string)
+        Some("22") => StoreError::Conflict(format!("{what}: value rejected ({code})")),
         // connection, resources, operator intervention, serialization, system errors and the
         // rest: nothing was stored and a later attempt may succeed
         _ => StoreError::Unavailable(format!("{what}: database error ({code})")),

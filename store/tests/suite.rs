@@ -150,6 +150,22 @@ async fn table_round_trip_and_lookup_by_either_code(ctx: &Ctx) {
     assert_eq!(store.table_by_id(t.id).await.expect("by id"), Some(t));
 }
 
+async fn a_code_matching_an_invite_code_finds_that_table_first(ctx: &Ctx) {
+    // Codes are unique per kind; should an invite code equal another table's spectator code,
+    // the lookup is still deterministic.
+    let store = &ctx.store;
+    let mut watched = table("playing", 1);
+    watched.spectator_code = "same-code".into();
+    store.upsert_table(&watched).await.expect("watched");
+    let mut invited = table("lobby", 2);
+    invited.invite_code = "same-code".into();
+    store.upsert_table(&invited).await.expect("invited");
+    assert_eq!(
+        store.table_by_code("same-code").await.expect("lookup"),
+        Some(invited)
+    );
+}
+
 async fn table_codes_are_unique_and_status_checked(ctx: &Ctx) {
     let store = &ctx.store;
     let a = table("lobby", 1);
@@ -503,6 +519,7 @@ suite!(
     kind_and_ping,
     table_round_trip_and_lookup_by_either_code,
     table_codes_are_unique_and_status_checked,
+    a_code_matching_an_invite_code_finds_that_table_first,
     game_round_trip_and_finish,
     game_conflicts,
     moves_round_trip_in_seq_order,
@@ -661,4 +678,15 @@ fn test_database_url_rewrite_keeps_server_and_query() {
         support::with_database("postgres://h", "x"),
         "postgres://h/x"
     );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_rejects_nul_in_json_strings_as_a_conflict() {
+    let Some(ctx) = Ctx::postgres().await else {
+        return;
+    };
+    let mut t = table("lobby", 1);
+    t.doc = json!({"name": "a\u{0}b"});
+    assert_conflict(ctx.store.upsert_table(&t).await);
+    assert_eq!(ctx.store.table_by_id(t.id).await.expect("lookup"), None);
 }
