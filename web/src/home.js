@@ -6,6 +6,8 @@ import * as api from './api.js';
 import { getName, setToken } from './store.js';
 import { gameUI } from './games/index.js';
 import { nameForm, optionsEditor, timerChoices } from './widgets.js';
+import { pieceBadge } from './games/bigcity/board.js';
+import { SEAT_COLORS } from './games/index.js';
 
 /**
  * @typedef {import('./wire').GameInfo} GameInfo
@@ -30,7 +32,7 @@ export function showHome(root, go) {
     h(
       'div',
       { class: 'home' },
-      h('div', { class: 'hero' }, h('p', { class: 'tagline' }, t('app.tagline'))),
+      h('div', { class: 'hero' }, h('p', { class: 'tagline' }, t('app.tagline')), skyline()),
       nameBox,
       h('div', { class: 'home-grid' }, createBox, h('div', { class: 'home-side' }, joinBox, listBox)),
     ),
@@ -268,4 +270,15 @@ export function errText(err) {
     return err.message || err.code;
   }
   return String(err);
+}
+
+/** A row of Big City pieces in the players' colors, to set the scene. */
+function skyline() {
+  /** @type {import('./games/bigcity/types').Piece[]} */
+  const pieces = ['residence_double', 'business_triple', 'city_hall', 'central_park', 'church', 'residence_single', 'bank', 'shopping_center', 'stanford_corporation', 'cinema'];
+  return h(
+    'div',
+    { class: 'skyline', 'aria-hidden': 'true' },
+    pieces.map((p, i) => pieceBadge(p, SEAT_COLORS[i % SEAT_COLORS.length])),
+  );
 }
