@@ -531,6 +531,7 @@ suite!(
     committer_conflict_fails_only_its_caller,
     committer_small_batches_keep_order,
     data_survives_a_restart,
+    acknowledged_moves_survive_a_killed_process,
 );
 
 // ---------------------------------------------------------------------------------------------
@@ -689,4 +690,117 @@ async fn postgres_rejects_nul_in_json_strings_as_a_conflict() {
     t.doc = json!({"name": "a\u{0}b"});
     assert_conflict(ctx.store.upsert_table(&t).await);
     assert_eq!(ctx.store.table_by_id(t.id).await.expect("lookup"), None);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Crash: a process appending through the committer is killed (SIGKILL) mid-stream; every move
+// it had seen acknowledged must be stored.
+
+/// Env var telling `crash_child` where to write: `sqlite:<dir>` or `postgres:<url>`, then
+/// `|` and the game ids separated by commas.
+const CRASH_CHILD: &str = "CITYTABLE_STORE_CRASH_CHILD";
+
+/// Runs only when started by `acknowledged_moves_survive_a_killed_process`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "child process of acknowledged_moves_survive_a_killed_process"]
+async fn crash_child() {
+    let spec = std::env::var(CRASH_CHILD).expect("started by the crash test");
+    let (target, games) = spec.split_once('|').expect("target|games");
+    let store = if let Some(dir) = target.strip_prefix("sqlite:") {
+        Store::open(None, std::path::Path::new(dir)).await
+    } else {
+        let url = target.strip_prefix("postgres:").expect("postgres target");
+        Store::open(Some(url), std::path::Path::new("unused")).await
+    }
+    .expect("child opens the store");
+    let committer = Committer::spawn(store);
+    let mut tasks = Vec::new();
+    for game in games.split(',') {
+        let game_id: Uuid = game.parse().expect("game id");
+        let committer = committer.clone();
+        tasks.push(tokio::spawn(async move {
+            for seq in 0.. {
+                committer.append(mv(game_id, seq)).await.expect("append");
+                println!("acked {game_id} {seq}");
+            }
+        }));
+    }
+    for task in tasks {
+        task.await.expect("appending task");
+    }
+}
+
+async fn acknowledged_moves_survive_a_killed_process(ctx: &Ctx) {
+    use std::io::BufRead;
+    use std::process::{Command, Stdio};
+
+    let mut games = Vec::new();
+    for _ in 0..8 {
+        games.push(table_with_game(&ctx.store, "playing").await);
+    }
+    let target = match &ctx.backend {
+        support::Backend::Sqlite { dir } => format!("sqlite:{}", dir.display()),
+        support::Backend::Postgres { url, .. } => format!("postgres:{url}"),
+    };
+    let ids: Vec<String> = games.iter().map(|(_, g)| g.id.to_string()).collect();
+    let mut child = Command::new(std::env::current_exe().expect("test binary"))
+        .args(["--exact", "crash_child", "--ignored", "--nocapture"])
+        .env(CRASH_CHILD, format!("{target}|{}", ids.join(",")))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start the child");
+    let stdout = child.stdout.take().expect("child stdout");
+
+    // Read acknowledgements; kill the child without warning once enough have arrived, then
+    // keep what it printed before dying.
+    let acked = tokio::task::spawn_blocking(move || {
+        let mut acked = Vec::new();
+        let mut killed = false;
+        for line in std::io::BufReader::new(stdout).lines() {
+            let Ok(line) = line else { break };
+            let mut words = line.split_whitespace();
+            if words.next() != Some("acked") {
+                continue;
+            }
+            let game: Uuid = words.next().and_then(|w| w.parse().ok()).expect("game id");
+            let seq: i64 = words.next().and_then(|w| w.parse().ok()).expect("seq");
+            acked.push((game, seq));
+            if acked.len() >= 800 && !killed {
+                child.kill().expect("kill the child");
+                killed = true;
+            }
+        }
+        let _ = child.wait();
+        (acked, killed)
+    })
+    .await
+    .expect("reader");
+    let (acked, killed) = acked;
+    assert!(
+        killed,
+        "the child stopped before it was killed ({} acks)",
+        acked.len()
+    );
+
+    let fresh = ctx.reopen().await;
+    for (t, g) in &games {
+        let stored: Vec<i64> = moves_of(&fresh, t.id).await.iter().map(|m| m.seq).collect();
+        // The log is gap-free from 0 ...
+        assert_eq!(stored, (0..stored.len() as i64).collect::<Vec<_>>());
+        // ... and holds every acknowledged move.
+        let last_acked = acked
+            .iter()
+            .filter(|(id, _)| *id == g.id)
+            .map(|(_, s)| *s)
+            .max();
+        if let Some(last) = last_acked {
+            assert!(
+                (stored.len() as i64) > last,
+                "move {last} was acknowledged but only {} are stored",
+                stored.len()
+            );
+        }
+    }
+    fresh.close().await;
 }
