@@ -698,6 +698,34 @@ mod tests {
         let _ = std::fs::remove_dir_all(&dir);
     }
 
+    /// Compile-time check: every call can run on a multi-threaded runtime (`tokio::spawn`,
+    /// boxed `Send` futures).
+    #[allow(dead_code)]
+    fn calls_are_send(store: &Store, committer: &Committer, row: &TableRow, game: &GameRow) {
+        fn send<T: Send>(_: T) {}
+        fn shared<T: Send + Sync>(_: &T) {}
+        shared(store);
+        shared(committer);
+        send(store.clone());
+        send(Store::open(None, Path::new(".")));
+        send(store.ping());
+        send(store.close());
+        send(store.upsert_table(row));
+        send(store.insert_game(game));
+        send(store.append_moves(&[]));
+        send(store.finish_game(game.id, &game.setup));
+        send(store.load_unfinished());
+        send(store.table_by_code(""));
+        send(store.table_by_id(row.id));
+        send(store.latest_game(row.id));
+        send(committer.append(MoveRow {
+            game_id: game.id,
+            seq: 0,
+            entry: Value::Null,
+            at_ms: 0,
+        }));
+    }
+
     #[test]
     fn sqlite_and_postgres_codes_are_told_apart() {
         assert!(error::is_sqlite_code("5"));
