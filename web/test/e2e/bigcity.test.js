@@ -148,6 +148,20 @@ test('two players and a spectator play Big City', async () => {
   await player.locator(`svg.city .lot[data-prop="${notHeld}"]`).click();
   const warning = await player.locator('.toast.error').last().textContent();
   assert.match(warning ?? '', new RegExp(`do not hold the card of property ${notHeld}`));
+
+  // City hall on a property of the outskirts: the server refuses with the rule, nothing changes.
+  await player.click('[data-piece="city_hall"]');
+  const outskirts = await player.$$eval('svg.city .lot.held[data-outskirts="yes"]:not(.legal)', (els) => els.map((e) => e.getAttribute('data-prop')));
+  assert.ok(outskirts.length > 0, 'the player holds a property on the outskirts');
+  const buildingsBefore = await player.locator('svg.city .building').count();
+  const toastsBefore = await player.locator('.toast.error').count();
+  await player.locator(`svg.city .lot[data-prop="${outskirts[0]}"]`).click();
+  await player.waitForFunction((n) => document.querySelectorAll('.toast.error').length > n, toastsBefore);
+  const refusal = (await player.locator('.toast.error').last().textContent()) ?? '';
+  assert.match(refusal, /cent(er|re)/i, `the rule is explained: ${refusal}`);
+  assert.equal(await player.locator('svg.city .building').count(), buildingsBefore);
+  assert.equal(await player.locator('#turn-banner.mine').count(), 1, 'still this player\'s turn');
+  assert.deepEqual(await player.$$eval('#my-hand [data-face]', (els) => els.map((e) => e.getAttribute('data-face'))), held);
   await player.click('#act-cancel');
 
   // A reload puts Bruno back in his seat with his hand.

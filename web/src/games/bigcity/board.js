@@ -844,7 +844,11 @@ export function createBigCityBoard(ctx) {
     /** @type {(HTMLElement | null)[]} */
     const buttons = [];
     if (mode === 'build') {
-      hint = piece ? t('act.pick_spot', { piece: t(`piece.${piece}`) }) : t('act.pick_piece');
+      hint = !piece
+        ? t('act.pick_piece')
+        : lg.build.has(piece)
+          ? t('act.pick_spot', { piece: t(`piece.${piece}`) })
+          : t('act.no_legal_spot', { piece: t(`piece.${piece}`) });
       const order = PIECE_GROUPS.flatMap(([, ps]) => ps);
       const pieces = [...lg.build.keys()].sort((a, b) => order.indexOf(a) - order.indexOf(b));
       buttons.push(
@@ -1168,7 +1172,9 @@ export function createBigCityBoard(ctx) {
                   class: { piece: true, on: mode === 'build' && piece === p, can },
                   'data-piece': p,
                   'data-left': n,
-                  disabled: !can,
+                  // A piece without a legal spot can still be picked: a click on a
+                  // property then says why it cannot go there.
+                  disabled: !canPick || n === 0,
                   title: `${t(`piece.${p}`)} ×${n}`,
                   onclick: () => {
                     if (mode !== 'build') setMode('build');
