@@ -241,6 +241,8 @@ const STRINGS = {
     'err.spectator': 'Vous regardez avec un lien spectateur : vous ne pouvez pas vous asseoir.',
     'ttt.name': 'Morpion',
     'ttt.hint': 'Trois alignés gagnent.',
+    'rule.cell_taken': 'Cette case est déjà prise.',
+    'rule.no_such_cell': 'Les cases sont numérotées de 0 à 8.',
   },
 };
 

@@ -238,7 +238,9 @@ export function showTable(root, code, go) {
     if (err.code === 'stale_version') conn.send({ type: 'resync' });
     let text;
     if (err.code === 'illegal_move') {
-      text = err.rule && has(`rule.${err.rule}`) ? t(`rule.${err.rule}`) : err.message || t('err.illegal_move');
+      // The game's sentence is English; a translated rule takes the number it names.
+      const a = (err.message.match(/\d+/) ?? [''])[0];
+      text = err.rule && has(`rule.${err.rule}`) ? t(`rule.${err.rule}`, { a }) : err.message || t('err.illegal_move');
     } else {
       text = has(`err.${err.code}`) ? t(`err.${err.code}`) : err.message;
     }
