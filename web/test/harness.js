@@ -41,6 +41,9 @@ export function haveServer() {
  * @returns {Promise<{url: string, stop: () => Promise<void>, log: () => string}>}
  */
 export async function startServer() {
+  if (!haveServer()) {
+    throw new Error(`server binary not found at ${serverBin()}: build it with \`cargo build -p server\` or set CITYTABLE_BIN`);
+  }
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'citytable-e2e-'));
   let output = '';
