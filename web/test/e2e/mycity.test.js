@@ -14,7 +14,7 @@ import { giveName, waitPlaying } from './helpers.js';
 /** @typedef {import('playwright-core').Page} Page */
 
 /** Turn timer of the test table, in seconds (short, so a timed-out round is quick). */
-const TIMER_S = 8;
+const TIMER_S = 15;
 
 /** @type {Awaited<ReturnType<typeof startServer>>} */
 let server;

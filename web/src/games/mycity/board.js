@@ -662,7 +662,7 @@ export function createMyCityBoard(ctx) {
         'div',
         { class: 'mc-mine-body' },
         h('div', { class: 'mc-mine-play' }, h('div', { class: 'mc-map-wrap' }, svg), prompt, actions),
-        player && !view.game_over ? scoreTable(view, state, [player], 'mc-score', t('mc.score_mine')) : null,
+        player && !view.game_over ? scoreTable(view, state, [player], 'mc-score', t('mc.score_mine'), undefined, view.players.length > 1) : null,
       ),
     );
   }
@@ -720,12 +720,13 @@ export function createMyCityBoard(ctx) {
  * @param {string} id
  * @param {string} title
  * @param {ScoreBreakdown[]} [scores] final scores by seat, else the live ones
+ * @param {boolean} [repeated] also in the table of every city (shown on wide screens only)
  */
-function scoreTable(view, state, players, id, title, scores) {
+function scoreTable(view, state, players, id, title, scores, repeated = false) {
   const single = players.length === 1;
   return h(
     'section',
-    { class: 'mc-score', id },
+    { class: { 'mc-score': true, repeated }, id },
     h('h3', null, title),
     h(
       'table',
