@@ -49,37 +49,52 @@ export async function startServer() {
   let output = '';
   const env = { ...process.env, PORT: String(port), DATA_DIR: dataDir, RUST_LOG: process.env.RUST_LOG ?? 'warn' };
   delete env.DATABASE_URL;
-  const child = spawn(serverBin(), [], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-  child.stdout.on('data', (d) => (output += d));
-  child.stderr.on('data', (d) => (output += d));
-  let exited = false;
-  child.on('exit', () => (exited = true));
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    if (exited) throw new Error(`server exited early:\n${output}`);
-    try {
-      const res = await fetch(`${url}/healthz`);
-      if (res.ok) break;
-    } catch {
-      // not up yet
+  /** @type {import('node:child_process').ChildProcess} */
+  let child;
+  let exited = false;
+
+  const launch = async () => {
+    exited = false;
+    child = spawn(serverBin(), [], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stdout?.on('data', (d) => (output += d));
+    child.stderr?.on('data', (d) => (output += d));
+    child.on('exit', () => (exited = true));
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      if (exited) throw new Error(`server exited early:\n${output}`);
+      try {
+        const res = await fetch(`${url}/healthz`);
+        if (res.ok) return;
+      } catch {
+        // not up yet
+      }
+      if (Date.now() > deadline) {
+        child.kill('SIGKILL');
+        throw new Error(`server did not answer /healthz within 30 s:\n${output}`);
+      }
+      await new Promise((r) => setTimeout(r, 100));
     }
-    if (Date.now() > deadline) {
-      child.kill('SIGKILL');
-      throw new Error(`server did not answer /healthz within 30 s:\n${output}`);
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  };
+  const halt = async () => {
+    if (exited) return;
+    child.kill('SIGTERM');
+    const killer = setTimeout(() => child.kill('SIGKILL'), 5000);
+    await new Promise((r) => (exited ? r(null) : child.once('exit', r)));
+    clearTimeout(killer);
+  };
+
+  await launch();
   return {
     url,
     log: () => output,
+    /** Stops the process and starts it again on the same port and data. */
+    async restart() {
+      await halt();
+      await launch();
+    },
     async stop() {
-      if (!exited) {
-        child.kill('SIGTERM');
-        const killer = setTimeout(() => child.kill('SIGKILL'), 5000);
-        await new Promise((r) => (exited ? r(null) : child.once('exit', r)));
-        clearTimeout(killer);
-      }
+      await halt();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };

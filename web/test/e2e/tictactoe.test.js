@@ -38,8 +38,12 @@ test('two players and a spectator play a whole game of tic-tac-toe', async () =>
   assert.match(links.invite, /\/t\/[A-Za-z0-9_-]+$/);
   assert.ok(links.spectate, 'a spectator link is offered');
 
-  await bruno.page.goto(links.invite);
+  // Bruno pastes the invite link on the home page.
+  await bruno.page.goto(server.url);
   await giveName(bruno.page, 'Bruno');
+  await bruno.page.fill('#join-code', links.invite);
+  await bruno.page.click('#join button[type="submit"]');
+  await bruno.page.waitForURL(links.invite);
   await bruno.page.click('[data-action="take-seat"]');
   await bruno.page.waitForSelector('.seat.me[data-seat="1"]');
 
@@ -81,6 +85,17 @@ test('two players and a spectator play a whole game of tic-tac-toe', async () =>
 
   // Play on to a win for the first player: 4, 0, 3, 1, 5.
   await second.click('.ttt-cell[data-cell="0"]');
+  await first.waitForSelector('#turn-banner.mine');
+
+  // The server restarts: every page says the connection is lost, comes back by
+  // itself to the same seats and the same game, and play goes on.
+  const restarting = server.restart();
+  await cleo.page.waitForSelector('#conn-status[data-state="lost"]');
+  await restarting;
+  for (const p of [ana.page, bruno.page, cleo.page]) {
+    await p.waitForSelector('#conn-status[data-state="open"]', { timeout: 20_000 });
+    await p.waitForFunction(() => document.querySelectorAll('.ttt-cell:not([data-owner=""])').length === 2);
+  }
   await first.waitForSelector('#turn-banner.mine');
   await first.click('.ttt-cell[data-cell="3"]');
   await second.waitForSelector('#turn-banner.mine');
