@@ -212,7 +212,7 @@ function building(b, attrs) {
  * One player's map as an SVG.
  * @param {View} view
  * @param {PlayerView | undefined} player
- * @param {{labels?: boolean, id?: string}} opts
+ * @param {{labels?: boolean, id?: string, label?: string}} opts
  */
 function mapSvg(view, player, opts) {
   const board = view.board;
@@ -222,6 +222,7 @@ function mapSvg(view, player, opts) {
     class: 'mc-map',
     role: 'img',
     id: opts.id,
+    'aria-label': opts.label,
     'data-seat': player?.seat,
   });
   svg.append(s('rect', { x: -m, y: -m, width: board.width * S + 2 * m, height: board.height * S + 2 * m, fill: '#efe4c8', rx: 2 }));
@@ -358,6 +359,16 @@ export function createMyCityBoard(ctx) {
     return /** @type {Spot[]} */ (legalCache.moves.filter((m) => m.type === 'place'));
   }
 
+  /**
+   * A decision is still among my legal moves of this round (as far as known).
+   * @param {Move} mv
+   */
+  function stillLegal(mv) {
+    if (mv.type !== 'place') return true;
+    const spots = legalSpots();
+    return !spots || spots.some((s) => s.x === mv.x && s.y === mv.y && s.rotation === mv.rotation);
+  }
+
   function myTurn() {
     const st = last;
     return Boolean(st && !st.replay && st.mySeat !== undefined && st.awaiting.seats.includes(st.mySeat) && !st.outcome && sentVersion !== st.version);
@@ -451,7 +462,7 @@ export function createMyCityBoard(ctx) {
     }
     if (sentVersion !== null && sentVersion !== state.version) sentVersion = null;
     if (lastSent && (lastSent.round !== view.round || view.my_decision || state.replay || view.game_over)) lastSent = null;
-    if (lastSent && state.version > lastSent.version && me !== undefined && state.awaiting.seats.includes(me) && lastSent.tries < 5) {
+    if (lastSent && state.version > lastSent.version && me !== undefined && state.awaiting.seats.includes(me) && lastSent.tries < 5 && stillLegal(lastSent.mv)) {
       lastSent.version = state.version;
       lastSent.tries += 1;
       sentVersion = state.version;
@@ -542,7 +553,7 @@ export function createMyCityBoard(ctx) {
    */
   function myArea(view, state, me, mine) {
     const player = view.players.find((p) => p.seat === me);
-    const svg = /** @type {SVGSVGElement} */ (/** @type {unknown} */ (mapSvg(view, player, { labels: true, id: 'mc-board' })));
+    const svg = /** @type {SVGSVGElement} */ (/** @type {unknown} */ (mapSvg(view, player, { labels: true, id: 'mc-board', label: t('mc.my_board') })));
     svg.classList.add('mine');
     const piece = currentPiece(view);
     const spots = mine ? legalSpots() : null;
@@ -695,7 +706,7 @@ export function createMyCityBoard(ctx) {
               h('span', { class: 'name' }, look?.name ?? `#${p.seat + 1}`),
               h('span', { class: 'pts' }, t('mc.points', { n: p.score.total })),
             ),
-            mapSvg(view, p, { labels: false }),
+            mapSvg(view, p, { labels: false, label: t('mc.board_of', { name: look?.name ?? `#${p.seat + 1}` }) }),
           );
         }),
       ),
