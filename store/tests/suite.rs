@@ -804,3 +804,26 @@ async fn acknowledged_moves_survive_a_killed_process(ctx: &Ctx) {
     }
     fresh.close().await;
 }
+
+#[tokio::test]
+async fn a_sqlite_url_opens_that_file() {
+    let ctx = Ctx::sqlite().await;
+    let support::Backend::Sqlite { dir } = &ctx.backend else {
+        unreachable!()
+    };
+    let file = dir.join("elsewhere.db");
+    let url = format!("sqlite://{}", file.display());
+    let store = Store::open(Some(&url), std::path::Path::new("unused"))
+        .await
+        .expect("open by url");
+    assert_eq!(store.kind(), "sqlite");
+    let (t, g) = table_with_game(&store, "lobby").await;
+    store.append_moves(&[mv(g.id, 0)]).await.expect("append");
+    store.close().await;
+    assert!(file.is_file());
+    let again = Store::open(Some(&url), std::path::Path::new("unused"))
+        .await
+        .expect("reopen by url");
+    assert_eq!(moves_of(&again, t.id).await, vec![mv(g.id, 0)]);
+    again.close().await;
+}
