@@ -51,6 +51,9 @@ pub struct Config {
     pub data_dir: PathBuf,
     /// Pause before a bot moves, so people can follow (0 in tests).
     pub bot_delay: Duration,
+    /// Messages per second one connection may send, and the burst it may save up.
+    pub rate_per_second: f64,
+    pub rate_burst: f64,
 }
 
 impl Default for Config {
@@ -59,6 +62,8 @@ impl Default for Config {
             database_url: None,
             data_dir: PathBuf::from("./data"),
             bot_delay: Duration::from_millis(700),
+            rate_per_second: 20.0,
+            rate_burst: 40.0,
         }
     }
 }

@@ -23,9 +23,6 @@ use crate::http::ApiErr;
 use crate::room::{Outbox, RoomMsg, error_msg};
 use crate::{AppState, Bucket, LookupError, OUT_QUEUE};
 
-/// Messages per second a connection may send, and the burst it may save up.
-const RATE_PER_SECOND: f64 = 20.0;
-const RATE_BURST: f64 = 40.0;
 /// Refused messages after which a flooding connection is closed.
 const MAX_STRIKES: u32 = 200;
 
@@ -90,7 +87,7 @@ async fn connection(
     });
 
     let mut joined = false;
-    let mut bucket = Bucket::new(RATE_BURST, RATE_PER_SECOND);
+    let mut bucket = Bucket::new(app.0.config.rate_burst, app.0.config.rate_per_second);
     let mut strikes = 0u32;
     let refuse = |code: ErrorCode, message: &str| {
         // If even an error does not fit, the writer is far behind; the room

@@ -148,9 +148,13 @@ impl TestServer {
     /// Starts a server on the test database (opening the store inside the
     /// server's runtime, as a fresh process would).
     pub async fn start(db: &TestDb) -> TestServer {
+        Self::start_config(db, test_config()).await
+    }
+
+    pub async fn start_config(db: &TestDb, config: Config) -> TestServer {
         let url = db.url.clone();
         let dir = db.dir.clone();
-        Self::start_with(
+        Self::start_full(
             move || async move {
                 let store = store::Store::open(url.as_deref(), &dir)
                     .await
@@ -158,6 +162,7 @@ impl TestServer {
                 Arc::new(StoreDb::new(store)) as Arc<dyn Db>
             },
             false,
+            config,
         )
         .await
     }
@@ -165,6 +170,14 @@ impl TestServer {
     /// Starts a server on a given store, optionally with paused time (timers
     /// then fire as soon as the server is idle).
     pub async fn start_with<F, Fut>(make_db: F, paused: bool) -> TestServer
+    where
+        F: FnOnce() -> Fut + Send + 'static,
+        Fut: std::future::Future<Output = Arc<dyn Db>> + Send,
+    {
+        Self::start_full(make_db, paused, test_config()).await
+    }
+
+    pub async fn start_full<F, Fut>(make_db: F, paused: bool, config: Config) -> TestServer
     where
         F: FnOnce() -> Fut + Send + 'static,
         Fut: std::future::Future<Output = Arc<dyn Db>> + Send,
@@ -179,7 +192,7 @@ impl TestServer {
             let listener = tokio::net::TcpListener::from_std(std_listener).expect("listener");
             let db = make_db().await;
             let _ = ready_tx.send(());
-            server::serve(listener, db, test_config(), async {
+            server::serve(listener, db, config, async {
                 let _ = stop_rx.await;
             })
             .await
@@ -373,11 +386,15 @@ async fn http(addr: SocketAddr, method: &str, path: &str, body: Option<&Value>) 
 type Ws =
     tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
 
+/// Called with every message a client receives (raw text and JSON).
+pub type Check = Box<dyn FnMut(&str, &Value) + Send>;
+
 /// A table socket.
 pub struct Client {
     pub ws: Ws,
     /// The latest `you` from a `welcome`.
     pub you: Value,
+    pub check: Option<Check>,
 }
 
 impl Client {
@@ -388,6 +405,7 @@ impl Client {
         Client {
             ws,
             you: Value::Null,
+            check: None,
         }
     }
 
@@ -408,6 +426,9 @@ impl Client {
             match msg {
                 Some(Ok(Message::Text(t))) => {
                     let v: Value = serde_json::from_str(t.as_str()).expect("server sends JSON");
+                    if let Some(check) = self.check.as_mut() {
+                        check(t.as_str(), &v);
+                    }
                     if v["type"] == "welcome" {
                         self.you = v["you"].clone();
                     }

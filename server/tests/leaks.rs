@@ -1,0 +1,844 @@
+//! Hidden information never leaves the server (ruling O2), checked precisely over
+//! many seeded Big City games.
+//!
+//! What counts as a leak to a recipient at game version `k` (the truth comes from
+//! replaying the finished game's record):
+//! - a hand object (`seat` + `cards`) or trade (`seat` + `offered_cards`) of another
+//!   seat with faces, or a patch writing into another seat's `hands/i/cards`;
+//! - in any position that carries card faces (`cards`, `card`, `offered_cards`, and
+//!   patch values written under such a path) a card that is, at `k`, in another
+//!   seat's hand or in a stack;
+//! - a `stack`/`stacks` field that is not a stack number or a stack size (a stack
+//!   order would be card numbers), any `seed` field, the seed in decimal or hex;
+//! - a number in an event's sentence that its structured event does not carry and
+//!   that is hidden; a number in an error sentence that is hidden and was not in
+//!   the refused move itself.
+//!
+//! `engine_sweep_*` checks every view (every seat and the spectator), every event,
+//! every seat's legal moves and the sentences of refused adversarial moves at every
+//! version of many games, straight from the rules crate as the server serializes
+//! them. `server_*` plays games through the real `citytable` process (two players,
+//! bots, a spectator, HTTP probes) and checks every message every client received,
+//! every HTTP answer and every line the process logged at its default level.
+//!
+//! `CITYTABLE_LEAK_GAMES` (engine sweep, default 200) and
+//! `CITYTABLE_LEAK_SERVER_GAMES` (through the server, default 12) scale the runs.
+
+#![allow(clippy::unwrap_used)]
+
+mod proc;
+
+use std::collections::{BTreeSet, HashMap};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use big_city::{BigCity, Move, Options};
+use engine::{Entry, GameRng, Setup, Viewer};
+use proc::{Client, Proc, Rng, env_num};
+use serde_json::{Value, json};
+
+const FACE_KEYS: [&str; 3] = ["cards", "card", "offered_cards"];
+
+/// The hidden cards at one version: every hand and every stack (top last).
+#[derive(Clone, Debug)]
+struct Secrets {
+    hands: Vec<Vec<u8>>,
+    stacks: Vec<Vec<u8>>,
+}
+
+impl Secrets {
+    fn of(g: &BigCity) -> Secrets {
+        let seats = g.view(Viewer::Spectator).seats;
+        let hands = (0..seats)
+            .map(|s| {
+                g.view(Viewer::Seat(s)).hands[usize::from(s)]
+                    .cards
+                    .clone()
+                    .expect("own hand")
+            })
+            .collect();
+        Secrets {
+            hands,
+            stacks: stacks_of(g),
+        }
+    }
+
+    /// Cards `viewer` must not see: other hands and the stacks.
+    fn mask(&self, viewer: Option<u8>) -> u128 {
+        let mut m = 0u128;
+        for (s, h) in self.hands.iter().enumerate() {
+            if Some(s as u8) != viewer {
+                for &c in h {
+                    m |= 1 << c;
+                }
+            }
+        }
+        for st in &self.stacks {
+            for &c in st {
+                m |= 1 << c;
+            }
+        }
+        m
+    }
+}
+
+/// The stacks, read from the state's debug form (they are not public API).
+fn stacks_of(g: &BigCity) -> Vec<Vec<u8>> {
+    let dbg = format!("{g:?}");
+    let start = dbg.find("stacks: [").expect("stacks in the debug form") + "stacks: ".len();
+    let mut stacks = Vec::new();
+    let mut depth = 0;
+    let mut num = String::new();
+    let mut cur = Vec::new();
+    for ch in dbg[start..].chars() {
+        match ch {
+            '[' => depth += 1,
+            ']' => {
+                if !num.is_empty() {
+                    cur.push(num.parse().expect("card"));
+                    num.clear();
+                }
+                depth -= 1;
+                if depth == 1 {
+                    stacks.push(std::mem::take(&mut cur));
+                }
+                if depth == 0 {
+                    break;
+                }
+            }
+            '0'..='9' => num.push(ch),
+            _ => {
+                if !num.is_empty() {
+                    cur.push(num.parse().expect("card"));
+                    num.clear();
+                }
+            }
+        }
+    }
+    assert_eq!(stacks.len(), 8, "eight stacks");
+    stacks
+}
+
+fn numbers_in_text(s: &str) -> Vec<u64> {
+    s.split(|c: char| !c.is_ascii_digit())
+        .filter(|t| !t.is_empty() && t.len() < 6)
+        .filter_map(|t| t.parse().ok())
+        .collect()
+}
+
+fn numbers_in(v: &Value, out: &mut BTreeSet<u64>) {
+    match v {
+        Value::Number(n) => {
+            if let Some(n) = n.as_u64() {
+                out.insert(n);
+            }
+        }
+        Value::Array(a) => a.iter().for_each(|x| numbers_in(x, out)),
+        Value::Object(o) => o.values().for_each(|x| numbers_in(x, out)),
+        Value::String(s) => out.extend(numbers_in_text(s)),
+        _ => {}
+    }
+}
+
+struct Ctx<'a> {
+    viewer: Option<u8>,
+    hidden: u128,
+    /// Numbers the recipient itself sent (a refused move's cards).
+    allowed: &'a [u64],
+    errors: Vec<String>,
+}
+
+impl Ctx<'_> {
+    fn hidden(&self, n: u64) -> bool {
+        n < 128 && self.hidden & (1 << n) != 0 && !self.allowed.contains(&n)
+    }
+}
+
+fn faces(v: &Value, ctx: &mut Ctx, at: &str) {
+    match v {
+        Value::Number(n) => {
+            if let Some(n) = n.as_u64() {
+                if ctx.hidden(n) {
+                    ctx.errors
+                        .push(format!("hidden card {n} in a face position ({at})"));
+                }
+            }
+        }
+        Value::Array(a) => a.iter().for_each(|x| faces(x, ctx, at)),
+        Value::Object(o) => o.values().for_each(|x| faces(x, ctx, at)),
+        _ => {}
+    }
+}
+
+fn small_numbers_only(v: &Value, ctx: &mut Ctx, key: &str) {
+    let ok = match v {
+        Value::Number(n) => n.as_u64().is_some_and(|n| n <= 9),
+        Value::Array(a) => a.iter().all(|x| x.as_u64().is_some_and(|n| n <= 9)),
+        Value::Null => true,
+        _ => false,
+    };
+    if !ok {
+        ctx.errors.push(format!(
+            "`{key}` carries more than stack numbers or sizes: {v}"
+        ));
+    }
+}
+
+fn walk(v: &Value, key: &str, ctx: &mut Ctx) {
+    match v {
+        Value::Array(a) => a.iter().for_each(|x| walk(x, key, ctx)),
+        Value::Object(o) => {
+            if o.contains_key("seed") {
+                ctx.errors.push("a `seed` field".into());
+            }
+            let seat = o.get("seat").and_then(Value::as_u64);
+            for hidden_key in ["cards", "offered_cards"] {
+                if let (Some(seat), Some(x)) = (seat, o.get(hidden_key)) {
+                    if !x.is_null() && Some(seat) != ctx.viewer.map(u64::from) {
+                        ctx.errors.push(format!(
+                            "`{hidden_key}` of seat {seat} sent to {:?}",
+                            ctx.viewer
+                        ));
+                    }
+                }
+            }
+            // A JSON Patch operation.
+            if let (Some(_), Some(path)) = (o.get("op"), o.get("path").and_then(Value::as_str)) {
+                let segs: Vec<&str> = path.split('/').collect();
+                let value = o.get("value").unwrap_or(&Value::Null);
+                if segs.iter().any(|s| FACE_KEYS.contains(s)) {
+                    faces(value, ctx, path);
+                }
+                if let ["", "hands", i, "cards", ..] = segs.as_slice() {
+                    if i.parse::<u8>().ok() != ctx.viewer && !value.is_null() {
+                        ctx.errors.push(format!("patch into another hand: {path}"));
+                    }
+                }
+                if let Some(last) = segs.last() {
+                    if ["stacks", "stack"].contains(last) {
+                        small_numbers_only(value, ctx, last);
+                    }
+                }
+            }
+            // An event: its sentence says nothing its structure does not.
+            if let (Some(text), Some(kind)) = (o.get("text").and_then(Value::as_str), o.get("kind"))
+            {
+                let mut carried = BTreeSet::new();
+                numbers_in(kind, &mut carried);
+                for n in numbers_in_text(text) {
+                    if !carried.contains(&n) && ctx.hidden(n) {
+                        ctx.errors
+                            .push(format!("event sentence names hidden {n}: {text}"));
+                    }
+                }
+            }
+            if o.get("type").and_then(Value::as_str) == Some("error") {
+                if let Some(m) = o.get("message").and_then(Value::as_str) {
+                    for n in numbers_in_text(m) {
+                        if ctx.hidden(n) {
+                            ctx.errors
+                                .push(format!("error sentence names hidden {n}: {m}"));
+                        }
+                    }
+                }
+            }
+            for (k, x) in o {
+                if FACE_KEYS.contains(&k.as_str()) {
+                    faces(x, ctx, k);
+                }
+                if k == "stacks" || k == "stack" {
+                    small_numbers_only(x, ctx, k);
+                }
+                walk(x, k, ctx);
+            }
+        }
+        _ => {
+            let _ = key;
+        }
+    }
+}
+
+/// Checks one message for a recipient; returns what leaked.
+fn check(
+    msg: &Value,
+    raw: &str,
+    viewer: Option<u8>,
+    hidden: u128,
+    allowed: &[u64],
+    seed: u64,
+) -> Vec<String> {
+    let mut ctx = Ctx {
+        viewer,
+        hidden,
+        allowed,
+        errors: Vec::new(),
+    };
+    walk(msg, "", &mut ctx);
+    for s in seed_forms(seed) {
+        if raw.contains(&s) {
+            ctx.errors.push(format!("the seed ({s})"));
+        }
+    }
+    ctx.errors
+}
+
+fn seed_forms(seed: u64) -> Vec<String> {
+    vec![
+        seed.to_string(),
+        format!("{seed:x}"),
+        format!("{seed:X}"),
+        format!("{seed:016x}"),
+    ]
+}
+
+fn random_options(rng: &mut Rng) -> Options {
+    Options {
+        trade_cards: rng.below(2) == 0,
+        trade_window_ms: 100 + rng.below(300) as u32,
+        useless_must_be_exchanged: rng.below(3) == 0,
+        single_streetcar_line: rng.below(3) == 0,
+        limited_streetcar_line: rng.below(3) == 0,
+        limited_card_drawing: rng.below(3) == 0,
+    }
+}
+
+/// An adversarial move: card numbers picked at random (often another seat's).
+fn probe(rng: &mut Rng) -> Value {
+    let mut card = || {
+        let n = 1 + rng.below(8);
+        n * 10 + 1 + rng.below(9)
+    };
+    let (a, b) = (card(), card());
+    match b % 7 {
+        0 => json!({"type": "exchange", "cards": [a, b]}),
+        1 => json!({"type": "discard_useless", "card": a}),
+        2 => json!({"type": "build", "piece": "residence_single", "cells": [a]}),
+        3 => json!({"type": "build", "piece": "business_double", "cells": [a, b]}),
+        4 => json!({"type": "trade_offer", "cards": [a], "wanted": []}),
+        5 => json!({"type": "trade_answer", "cards": [a, b]}),
+        _ => json!({"type": "trade_accept", "picks": [{"give": a, "seat": 1, "index": 0}]}),
+    }
+}
+
+fn sent_numbers(mv: &Value) -> Vec<u64> {
+    let mut s = BTreeSet::new();
+    numbers_in(mv, &mut s);
+    s.into_iter().collect()
+}
+
+// ----- the rules crate, every viewer, every version -----
+
+#[test]
+fn engine_sweep_views_events_moves_and_errors() {
+    let games = env_num("CITYTABLE_LEAK_GAMES", 200);
+    let mut rng = Rng::new(env_num("CITYTABLE_LEAK_SEED", 0x1eaf));
+    let mut checked = 0u64;
+    let mut versions = 0u64;
+    let mut probes = 0u64;
+    for g in 0..games {
+        let seats = 2 + rng.below(4) as u8;
+        let setup = Setup {
+            seats,
+            seed: rng.next(),
+            options: random_options(&mut rng),
+            first_seat: None,
+        };
+        let mut game = BigCity::new(&setup).expect("setup");
+        let mut bot_rng = GameRng::new(rng.next());
+        let mut steps = 0;
+        loop {
+            let secrets = Secrets::of(&game);
+            // Every viewer's view.
+            let viewers: Vec<Option<u8>> =
+                (0..seats).map(Some).chain(std::iter::once(None)).collect();
+            for &v in &viewers {
+                let view = serde_json::to_value(game.view(match v {
+                    Some(s) => Viewer::Seat(s),
+                    None => Viewer::Spectator,
+                }))
+                .unwrap();
+                let raw = view.to_string();
+                let leaks = check(&view, &raw, v, secrets.mask(v), &[], setup.seed);
+                assert!(leaks.is_empty(), "game {g} view for {v:?}: {leaks:?}");
+                checked += 1;
+            }
+            if game.outcome().is_some() || steps > 5000 {
+                break;
+            }
+            let awaiting = game.awaiting();
+            let Some(&seat) = awaiting
+                .seats
+                .get(rng.below(awaiting.seats.len() as u64) as usize)
+            else {
+                break;
+            };
+            // Legal moves carry only the seat's own faces.
+            let legal = game.legal_moves(seat);
+            let lj = serde_json::to_value(&legal).unwrap();
+            let leaks = check(
+                &lj,
+                &lj.to_string(),
+                Some(seat),
+                secrets.mask(Some(seat)),
+                &[],
+                setup.seed,
+            );
+            assert!(
+                leaks.is_empty(),
+                "game {g} legal moves of {seat}: {leaks:?}"
+            );
+            // Refused adversarial moves (awaited seat and others) say nothing hidden.
+            for who in [seat, (seat + 1) % seats] {
+                let p = probe(&mut rng);
+                probes += 1;
+                let Ok(mv) = serde_json::from_value::<Move>(p.clone()) else {
+                    continue;
+                };
+                let mut copy = game.clone();
+                if let Err(e) = copy.apply(who, &mv) {
+                    assert_eq!(copy, game, "a refused move changes nothing");
+                    let err = json!({"type": "error", "code": "illegal_move", "message": e.message, "rule": e.code});
+                    let leaks = check(
+                        &err,
+                        &err.to_string(),
+                        Some(who),
+                        secrets.mask(Some(who)),
+                        &sent_numbers(&p),
+                        setup.seed,
+                    );
+                    assert!(leaks.is_empty(), "game {g} error to {who}: {leaks:?}");
+                }
+            }
+            // Move on: mostly a random legal move, sometimes a bot's, rarely a timeout.
+            let roll = rng.below(20);
+            let events = if roll == 0 {
+                game.timeout()
+            } else {
+                let mv = if roll < 6 || legal.is_empty() {
+                    game.bot_move(seat, engine::BotLevel::Greedy, &mut bot_rng)
+                } else {
+                    Some(legal[rng.below(legal.len() as u64) as usize].clone())
+                };
+                match mv {
+                    Some(mv) => game.apply(seat, &mv).expect("a legal move applies"),
+                    None => game.timeout(),
+                }
+            };
+            // Events go to everyone: check them as the spectator sees the new state.
+            let after = Secrets::of(&game);
+            let ev = serde_json::to_value(&events).unwrap();
+            let leaks = check(
+                &ev,
+                &ev.to_string(),
+                None,
+                after.mask(None),
+                &[],
+                setup.seed,
+            );
+            assert!(leaks.is_empty(), "game {g} events: {leaks:?}");
+            steps += 1;
+            versions += 1;
+        }
+    }
+    eprintln!(
+        "engine sweep: {games} games, {versions} versions, {checked} views checked, {probes} adversarial moves"
+    );
+}
+
+// ----- the real server -----
+
+/// Everything one client received: (version it applies to, raw text, numbers of
+/// the refused probe it answers, if any).
+type Received = Vec<(u64, String, Vec<u64>)>;
+
+struct Outcome {
+    viewer: Option<u8>,
+    received: Received,
+    /// Views the client rebuilt, by version.
+    views: Vec<(u64, Value)>,
+}
+
+async fn leak_client(
+    url: String,
+    name: &str,
+    token: Option<String>,
+    seat: Option<u8>,
+    seed: u64,
+    probes: Arc<AtomicU64>,
+) -> Outcome {
+    let mut rng = Rng::new(seed);
+    let mut c = Client::connect(&url).await;
+    let mut hello = json!({"type": "hello", "name": name});
+    if let Some(t) = &token {
+        hello["token"] = json!(t);
+    }
+    c.send(&hello).await;
+    let mut out = Outcome {
+        viewer: seat,
+        received: Vec::new(),
+        views: Vec::new(),
+    };
+    let mut view: Option<Value> = None;
+    let mut version = 0u64;
+    let mut awaiting: Vec<u64> = Vec::new();
+    let mut asked = false;
+    let mut probe_numbers: Vec<u64> = Vec::new();
+    let mut next_id = 1u64;
+    let mut chatted = false;
+    loop {
+        let m = match c.next_within(Duration::from_secs(30)).await {
+            Ok(m) => m,
+            Err(_) => {
+                let last: Vec<String> = out
+                    .received
+                    .iter()
+                    .rev()
+                    .take(4)
+                    .map(|(_, r, _)| r.chars().take(1500).collect())
+                    .collect();
+                panic!("{name}: the game stalled or the socket closed; last messages: {last:#?}")
+            }
+        };
+        let raw = m.to_string();
+        let mut over = false;
+        match m["type"].as_str() {
+            Some("snapshot") => {
+                version = m["game"]["version"].as_u64().unwrap();
+                view = Some(m["game"]["view"].clone());
+                awaiting = m["game"]["awaiting"]["seats"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .filter_map(Value::as_u64)
+                    .collect();
+                out.views.push((version, view.clone().unwrap()));
+                over = m["game"].get("outcome").is_some_and(|o| !o.is_null());
+            }
+            Some("update") => {
+                let v = m["version"].as_u64().unwrap();
+                assert_eq!(v, version + 1, "{name}: no update missed");
+                let patch: json_patch::Patch = serde_json::from_value(m["patch"].clone()).unwrap();
+                json_patch::patch(view.as_mut().unwrap(), &patch).unwrap();
+                version = v;
+                awaiting = m["awaiting"]["seats"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .filter_map(Value::as_u64)
+                    .collect();
+                out.views.push((version, view.clone().unwrap()));
+                over = m.get("outcome").is_some_and(|o| !o.is_null());
+            }
+            Some("legal_moves") => asked = false,
+            Some("error") | Some("move_ok") => asked = false,
+            _ => {}
+        }
+        let allowed = if m["type"] == "error" {
+            std::mem::take(&mut probe_numbers)
+        } else {
+            Vec::new()
+        };
+        out.received.push((version, raw, allowed));
+        if over {
+            return out;
+        }
+        if m["type"] == "legal_moves" {
+            let s = u64::from(seat.unwrap());
+            let moves = m["moves"].as_array().unwrap();
+            if m["version"].as_u64() == Some(version) && awaiting.contains(&s) && !moves.is_empty()
+            {
+                let mv = moves[rng.below(moves.len() as u64) as usize].clone();
+                c.send(&json!({"type": "move", "id": next_id, "version": version, "mv": mv}))
+                    .await;
+                next_id += 1;
+                asked = true;
+            }
+            continue;
+        }
+        let Some(s) = seat else { continue };
+        if !chatted && version > 3 {
+            chatted = true;
+            c.send(&json!({"type": "chat", "text": "good luck"})).await;
+        }
+        if !asked && view.is_some() && awaiting.contains(&u64::from(s)) {
+            if rng.below(6) == 0 {
+                // An adversarial move first; its error is checked with its own numbers allowed.
+                let p = probe(&mut rng);
+                probe_numbers = sent_numbers(&p);
+                probes.fetch_add(1, Ordering::Relaxed);
+                c.send(&json!({"type": "move", "id": next_id, "version": version, "mv": p}))
+                    .await;
+                next_id += 1;
+            } else {
+                c.send(&json!({"type": "legal_moves"})).await;
+            }
+            asked = true;
+        }
+    }
+}
+
+struct ServerGame {
+    invite: String,
+    tokens: Vec<String>,
+    outcomes: Vec<Outcome>,
+    http: Vec<(u64, String)>,
+}
+
+async fn server_game(
+    addr: std::net::SocketAddr,
+    n: u64,
+    rng: &mut Rng,
+    probes: Arc<AtomicU64>,
+) -> ServerGame {
+    let seats = 2 + rng.below(4);
+    let options = random_options(rng);
+    let (invite, spectate, host_token) = proc::create_table(
+        addr,
+        &json!({"game": "big-city", "name": "Ana",
+                "settings": {"seats": seats, "options": options, "spectators_allowed": true, "public": n % 2 == 0}}),
+    )
+    .await;
+    let url = format!("ws://{addr}/ws/{invite}");
+    let mut host = Client::join(&url, "Ana", Some(&host_token)).await;
+    let mut guest = Client::join(&url, "Bo", None).await;
+    guest.send(&json!({"type": "take_seat", "seat": 1})).await;
+    let guest_token = loop {
+        let w = guest.recv_type("welcome").await;
+        if w["you"]["seat"] == 1 {
+            break w["you"]["token"].as_str().unwrap().to_owned();
+        }
+    };
+    let _ = guest.ws.close(None).await;
+    for s in 2..seats {
+        let level = if rng.below(2) == 0 {
+            "random"
+        } else {
+            "greedy"
+        };
+        host.send(&json!({"type": "add_bot", "seat": s, "level": level}))
+            .await;
+    }
+    let a = tokio::spawn(leak_client(
+        url.clone(),
+        "Ana",
+        Some(host_token.clone()),
+        Some(0),
+        rng.next(),
+        probes.clone(),
+    ));
+    let b = tokio::spawn(leak_client(
+        url.clone(),
+        "Bo",
+        Some(guest_token.clone()),
+        Some(1),
+        rng.next(),
+        probes.clone(),
+    ));
+    let s = tokio::spawn(leak_client(
+        format!("ws://{addr}/ws/{spectate}"),
+        "Eve",
+        None,
+        None,
+        rng.next(),
+        probes.clone(),
+    ));
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    host.send(&json!({"type": "start"})).await;
+    host.recv_type("snapshot").await;
+    let _ = host.ws.close(None).await;
+    // HTTP answers while the game runs.
+    let mut http = Vec::new();
+    for path in [
+        format!("/api/tables/{spectate}"),
+        format!("/api/tables/{invite}"),
+        format!("/api/tables/{invite}/record"),
+        "/api/tables".to_owned(),
+    ] {
+        let (status, body) = proc::try_http(addr, "GET", &path, None)
+            .await
+            .expect("http");
+        if path.ends_with("/record") {
+            assert_eq!(status, 409, "no record while the game runs: {body}");
+        }
+        http.push((0, body));
+    }
+    let outcomes = vec![a.await.unwrap(), b.await.unwrap(), s.await.unwrap()];
+    ServerGame {
+        invite,
+        tokens: vec![host_token, guest_token],
+        outcomes,
+        http,
+    }
+}
+
+async fn server_run(games: u64, concurrent: u64) {
+    let db = proc::Fresh::sqlite();
+    let log = Arc::new(Mutex::new(Vec::new()));
+    let server = Proc::start(&db.dir, None, proc::free_port(), 0, log.clone()).await;
+    let addr = server.addr;
+    let probes = Arc::new(AtomicU64::new(0));
+    let mut rng = Rng::new(env_num("CITYTABLE_LEAK_SEED", 0x5e4e));
+    let mut done = Vec::new();
+    let mut next = 0;
+    while next < games {
+        let mut batch = tokio::task::JoinSet::new();
+        for _ in 0..concurrent.min(games - next) {
+            let mut r = Rng::new(rng.next());
+            let p = probes.clone();
+            let n = next;
+            batch.spawn(async move { server_game(addr, n, &mut r, p).await });
+            next += 1;
+        }
+        while let Some(g) = batch.join_next().await {
+            done.push(g.expect("game task"));
+        }
+    }
+
+    let mut messages = 0u64;
+    let mut seeds = Vec::new();
+    let mut secret_renderings = Vec::new();
+    for g in &done {
+        let (status, record) = proc::http(
+            addr,
+            "GET",
+            &format!("/api/tables/{}/record", g.invite),
+            None,
+        )
+        .await;
+        assert_eq!(status, 200, "{record}");
+        let seed = record["seed"].as_u64().unwrap();
+        seeds.push(seed);
+        let setup = Setup {
+            seats: record["seats"].as_u64().unwrap() as u8,
+            seed,
+            options: serde_json::from_value(record["options"].clone()).unwrap(),
+            first_seat: record["first_seat"].as_u64().map(|s| s as u8),
+        };
+        let entries: Vec<Entry<Move>> = serde_json::from_value(record["entries"].clone()).unwrap();
+        // The truth at every version.
+        let mut state = BigCity::new(&setup).unwrap();
+        let mut secrets = vec![Secrets::of(&state)];
+        let mut views: HashMap<(u64, Option<u8>), Value> = HashMap::new();
+        let seats = setup.seats;
+        let record_views =
+            |state: &BigCity, k: u64, views: &mut HashMap<(u64, Option<u8>), Value>| {
+                for v in [Some(0), Some(1), None] {
+                    let viewer = match v {
+                        Some(s) => Viewer::Seat(s),
+                        None => Viewer::Spectator,
+                    };
+                    views.insert((k, v), serde_json::to_value(state.view(viewer)).unwrap());
+                }
+            };
+        record_views(&state, 0, &mut views);
+        for (i, e) in entries.iter().enumerate() {
+            engine::apply_entry(&mut state, e).expect("the record replays");
+            secrets.push(Secrets::of(&state));
+            record_views(&state, i as u64 + 1, &mut views);
+        }
+        let first = &secrets[0];
+        for seq in first
+            .stacks
+            .iter()
+            .chain(first.hands.iter())
+            .filter(|s| s.len() >= 3)
+        {
+            let mut sorted = seq.clone();
+            sorted.sort_unstable();
+            for s in [seq, &sorted] {
+                secret_renderings.push(format!("[{}, {}, {}", s[0], s[1], s[2]));
+                secret_renderings.push(format!("[{},{},{}", s[0], s[1], s[2]));
+            }
+        }
+        let _ = seats;
+        for o in &g.outcomes {
+            for (k, raw, allowed) in &o.received {
+                let msg: Value = serde_json::from_str(raw).unwrap();
+                let sec = &secrets[*k as usize];
+                let leaks = check(&msg, raw, o.viewer, sec.mask(o.viewer), allowed, seed);
+                assert!(
+                    leaks.is_empty(),
+                    "{} to {:?} at version {k}: {leaks:?}\n{raw}",
+                    g.invite,
+                    o.viewer
+                );
+                // A spectator never gets a token; a seat only its own.
+                for (owner, t) in g.tokens.iter().enumerate() {
+                    if o.viewer != Some(owner as u8) {
+                        assert!(
+                            !raw.contains(t.as_str()),
+                            "seat {owner}'s token reached {:?}",
+                            o.viewer
+                        );
+                    }
+                }
+                messages += 1;
+            }
+            // The server sends exactly the rules crate's view for the recipient.
+            for (k, view) in &o.views {
+                assert_eq!(
+                    view,
+                    &views[&(*k, o.viewer)],
+                    "{} {:?} at {k}",
+                    g.invite,
+                    o.viewer
+                );
+            }
+        }
+        for (_, body) in &g.http {
+            let msg: Value = serde_json::from_str(body).unwrap_or(Value::Null);
+            let hidden = secrets.iter().fold(0, |m, s| m | s.mask(None));
+            let leaks = check(&msg, body, None, hidden, &[], seed);
+            assert!(leaks.is_empty(), "HTTP answer: {leaks:?}");
+            for t in &g.tokens {
+                assert!(!body.contains(t.as_str()), "a token in an HTTP answer");
+            }
+            messages += 1;
+        }
+    }
+    server.stop().await;
+    let lines = log.lock().unwrap().clone();
+    assert!(
+        lines.iter().any(|l| l.contains("game finished")),
+        "the log was captured"
+    );
+    for line in &lines {
+        let lower = line.to_lowercase();
+        for word in ["seed", "\"cards\"", "hands", "stacks"] {
+            assert!(!lower.contains(word), "log line mentions {word}: {line}");
+        }
+        for seed in &seeds {
+            for s in seed_forms(*seed) {
+                assert!(!line.contains(&s), "log line carries a seed: {line}");
+            }
+        }
+        for r in &secret_renderings {
+            assert!(
+                !line.contains(r.as_str()),
+                "log line carries a hand or stack: {line}"
+            );
+        }
+        for g in &done {
+            for t in &g.tokens {
+                assert!(
+                    !line.contains(t.as_str()),
+                    "log line carries a seat token: {line}"
+                );
+            }
+        }
+        assert!(!line.contains("panicked"), "{line}");
+    }
+    eprintln!(
+        "server leaks: {} games, {messages} messages and HTTP answers checked, {} adversarial moves, {} log lines checked",
+        done.len(),
+        probes.load(Ordering::Relaxed),
+        lines.len()
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn server_messages_http_and_logs_never_leak() {
+    let games = env_num("CITYTABLE_LEAK_SERVER_GAMES", 12);
+    server_run(games, 4).await;
+}
