@@ -241,9 +241,6 @@ macro_rules! move_from_row {
     };
 }
 
-const TABLE_COLUMNS: &str =
-    "id, game, invite_code, spectator_code, status, public, doc, updated_at_ms";
-
 const UNFINISHED_TABLES: &str = "select id, game, invite_code, spectator_code, status, public, \
      doc, updated_at_ms from game_table where status in ('lobby', 'playing') \
      order by updated_at_ms, id";
@@ -594,9 +591,10 @@ impl Store {
     pub async fn table_by_id(&self, id: Uuid) -> Result<Option<TableRow>, StoreError> {
         const WHAT: &str = "find table by id";
         let table = on_pool!(self, read, pool => {
-            match sqlx::query(sqlx::AssertSqlSafe(format!(
-                "select {TABLE_COLUMNS} from game_table where id = $1"
-            )))
+            match sqlx::query(
+                "select id, game, invite_code, spectator_code, status, public, doc, \
+                 updated_at_ms from game_table where id = $1",
+            )
             .bind(id)
             .fetch_optional(pool)
             .await
