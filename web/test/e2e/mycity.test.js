@@ -84,23 +84,38 @@ async function waitRound(page, n, timeout = 15_000) {
 async function placeBuilding(page, o = {}) {
   await page.waitForSelector('.mc[data-mine="yes"] #mc-board .reach-cell', { timeout: 10_000 });
   const round = await roundOf(page);
-  for (let i = 0; i < (o.rotate ?? 0); i++) {
+  // Turning is offered only for pieces that look different when turned.
+  for (let i = 0; i < (o.rotate ?? 0) && (await page.isEnabled('#mc-rotate')); i++) {
     await page.click('#mc-rotate');
     await page.waitForSelector('#mc-board .reach-cell');
   }
-  // The board redraws when another seat decides: measure again if it just did.
-  let box = null;
-  for (let i = 0; i < 10 && !box; i++) {
+  // The board redraws when another seat decides, and a message may cover the map
+  // for a moment: clear messages, measure again and tap again until a spot is chosen.
+  let x = 0;
+  let y = 0;
+  let chosen = false;
+  for (let attempt = 0; attempt < 5 && !chosen; attempt++) {
+    await page.evaluate(() => document.querySelectorAll('.toast').forEach((t) => t.remove()));
     const cells = page.locator('#mc-board .reach-cell');
     const n = await cells.count();
-    box = n ? await cells.nth(Math.floor(n / 2)).boundingBox({ timeout: 1000 }).catch(() => null) : null;
+    if (!n) {
+      await page.waitForTimeout(200);
+      continue;
+    }
+    const cell = cells.nth(Math.floor(n / 2));
+    await cell.scrollIntoViewIfNeeded({ timeout: 1000 }).catch(() => {});
+    const box = await cell.boundingBox({ timeout: 1000 }).catch(() => null);
+    if (!box) continue;
+    x = box.x + box.width / 2;
+    y = box.y + box.height / 2;
+    if (o.touch) await page.touchscreen.tap(x, y);
+    else await page.mouse.click(x, y);
+    chosen = await page
+      .waitForSelector('#mc-ghost.ok.chosen', { timeout: 3000 })
+      .then(() => true)
+      .catch(() => false);
   }
-  assert.ok(box, 'a highlighted space');
-  const x = box.x + box.width / 2;
-  const y = box.y + box.height / 2;
-  if (o.touch) await page.touchscreen.tap(x, y);
-  else await page.mouse.click(x, y);
-  await page.waitForSelector('#mc-ghost.ok.chosen');
+  assert.ok(chosen, 'a highlighted space was chosen');
   const spot = {
     x: Number(await page.getAttribute('#mc-ghost', 'data-x')),
     y: Number(await page.getAttribute('#mc-ghost', 'data-y')),
