@@ -19,6 +19,9 @@ pub use store::{GameRow, MoveRow, Recovered, StoreError, TableRow};
 
 pub type BoxFut<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 
+/// A game row with its move log in order.
+pub type GameWithMoves = (GameRow, Vec<MoveRow>);
+
 /// Persistence as rooms and the HTTP API use it.
 pub trait Db: Send + Sync + 'static {
     fn kind(&self) -> &'static str;
@@ -37,10 +40,7 @@ pub trait Db: Send + Sync + 'static {
         &'a self,
         code: &'a str,
     ) -> BoxFut<'a, Result<Option<TableRow>, StoreError>>;
-    fn latest_game(
-        &self,
-        table_id: Uuid,
-    ) -> BoxFut<'_, Result<Option<(GameRow, Vec<MoveRow>)>, StoreError>>;
+    fn latest_game(&self, table_id: Uuid) -> BoxFut<'_, Result<Option<GameWithMoves>, StoreError>>;
 }
 
 /// The `store` crate: SQLite or Postgres, moves through its group-commit [`store::Committer`].
@@ -89,10 +89,7 @@ impl Db for StoreDb {
     ) -> BoxFut<'a, Result<Option<TableRow>, StoreError>> {
         Box::pin(self.store.table_by_code(code))
     }
-    fn latest_game(
-        &self,
-        table_id: Uuid,
-    ) -> BoxFut<'_, Result<Option<(GameRow, Vec<MoveRow>)>, StoreError>> {
+    fn latest_game(&self, table_id: Uuid) -> BoxFut<'_, Result<Option<GameWithMoves>, StoreError>> {
         Box::pin(self.store.latest_game(table_id))
     }
 }
@@ -133,7 +130,7 @@ impl MemDb {
     }
 }
 
-fn latest(mem: &Mem, table_id: Uuid) -> Option<(GameRow, Vec<MoveRow>)> {
+fn latest(mem: &Mem, table_id: Uuid) -> Option<GameWithMoves> {
     let game = mem
         .games
         .iter()
@@ -222,10 +219,7 @@ impl Db for MemDb {
                 .cloned())
         })
     }
-    fn latest_game(
-        &self,
-        table_id: Uuid,
-    ) -> BoxFut<'_, Result<Option<(GameRow, Vec<MoveRow>)>, StoreError>> {
+    fn latest_game(&self, table_id: Uuid) -> BoxFut<'_, Result<Option<GameWithMoves>, StoreError>> {
         self.with(move |m| Ok(latest(m, table_id)))
     }
 }

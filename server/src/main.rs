@@ -36,10 +36,10 @@ async fn main() {
     if let Ok(p) = std::env::var("PORT") {
         port = parse("PORT", &p);
     }
-    if let Ok(url) = std::env::var("DATABASE_URL") {
-        if !url.is_empty() {
-            config.database_url = Some(url);
-        }
+    if let Ok(url) = std::env::var("DATABASE_URL")
+        && !url.is_empty()
+    {
+        config.database_url = Some(url);
     }
     if let Ok(dir) = std::env::var("DATA_DIR") {
         config.data_dir = dir.into();

@@ -262,15 +262,16 @@ impl Room {
         // Timers resume with the time left when the current period started, less
         // the time since (but at least a few seconds: a restart should not
         // make a player lose his turn at once).
-        if let (Some(live), Some(started)) = (room.live.as_mut(), period_started_ms) {
-            if let Some(timer) = live.timer.as_mut() {
-                let elapsed = Duration::from_millis(now_ms().saturating_sub(started).max(0) as u64);
-                let full = timer.deadline.saturating_duration_since(Instant::now());
-                let left = full
-                    .saturating_sub(elapsed)
-                    .max(RECOVERED_TIMER_FLOOR.min(full));
-                timer.deadline = Instant::now() + left;
-            }
+        if let (Some(live), Some(started)) = (room.live.as_mut(), period_started_ms)
+            && let Some(timer) = live.timer.as_mut()
+        {
+            let elapsed =
+                Duration::from_millis(u64::try_from(now_ms().saturating_sub(started)).unwrap_or(0));
+            let full = timer.deadline.saturating_duration_since(Instant::now());
+            let left = full
+                .saturating_sub(elapsed)
+                .max(RECOVERED_TIMER_FLOOR.min(full));
+            timer.deadline = Instant::now() + left;
         }
         room.publish();
         Ok(room)
@@ -376,10 +377,10 @@ impl Room {
     }
 
     fn send(&mut self, conn: u64, msg: Utf8Bytes) {
-        if let Some(c) = self.conns.get(&conn) {
-            if !c.out.push(msg) {
-                self.doomed.push(conn);
-            }
+        if let Some(c) = self.conns.get(&conn)
+            && !c.out.push(msg)
+        {
+            self.doomed.push(conn);
         }
     }
 
@@ -959,10 +960,12 @@ impl Room {
         if let Some(hash) = replaced {
             self.rewelcome_player(&hash);
         }
-        if let Some(live) = self.live.as_mut() {
-            if let Some(n) = live.timeouts_in_row.get_mut(i) {
-                *n = 0;
-            }
+        if let Some(n) = self
+            .live
+            .as_mut()
+            .and_then(|live| live.timeouts_in_row.get_mut(i))
+        {
+            *n = 0;
         }
         self.schedule();
         self.broadcast_table();
@@ -970,7 +973,7 @@ impl Room {
     }
 
     async fn start_game(&mut self) -> Result<(), Refusal> {
-        if self.doc.seats.iter().any(|s| *s == SeatDoc::Empty) {
+        if self.doc.seats.contains(&SeatDoc::Empty) {
             return refuse(
                 ErrorCode::BadSettings,
                 "Every seat needs a player or a bot.",
@@ -1378,10 +1381,10 @@ impl Room {
                 }
             }
         };
-        if self.commit(applied, Some(seat)).await.is_err() {
-            if let Some(live) = self.live.as_mut() {
-                live.bot_due = Some(Instant::now() + RETRY);
-            }
+        if self.commit(applied, Some(seat)).await.is_err()
+            && let Some(live) = self.live.as_mut()
+        {
+            live.bot_due = Some(Instant::now() + RETRY);
         }
     }
 
@@ -1411,13 +1414,13 @@ impl Room {
             }
         };
         tracing::info!(table = %self.id, period = timer.period, "turn timer ran out");
-        if self.commit(applied, None).await.is_err() {
-            if let Some(live) = self.live.as_mut() {
-                live.timer = Some(Timer {
-                    period: timer.period,
-                    deadline: Instant::now() + RETRY,
-                });
-            }
+        if self.commit(applied, None).await.is_err()
+            && let Some(live) = self.live.as_mut()
+        {
+            live.timer = Some(Timer {
+                period: timer.period,
+                deadline: Instant::now() + RETRY,
+            });
         }
     }
 }
@@ -1467,13 +1470,13 @@ pub fn check_name(name: &str) -> Result<(), Refusal> {
 }
 
 pub fn check_settings(kind: &dyn GameKind, settings: &TableSettings) -> Result<(), Refusal> {
-    if let Some(s) = settings.turn_seconds {
-        if !(MIN_TURN_SECONDS..=86_400).contains(&s) {
-            return refuse(
-                ErrorCode::BadSettings,
-                &format!("A turn timer lasts {MIN_TURN_SECONDS} seconds to one day."),
-            );
-        }
+    if let Some(s) = settings.turn_seconds
+        && !(MIN_TURN_SECONDS..=86_400).contains(&s)
+    {
+        return refuse(
+            ErrorCode::BadSettings,
+            &format!("A turn timer lasts {MIN_TURN_SECONDS} seconds to one day."),
+        );
     }
     kind.check(settings.seats, &settings.options)
         .map_err(|message| (ErrorCode::BadSettings, message))

@@ -242,10 +242,10 @@ async fn bots_play_big_city_like_the_engine(db: &TestDb) {
     host.send(&json!({"type": "start"})).await;
     let outcome = loop {
         let m = host.recv().await;
-        if m["type"] == "update" {
-            if let Some(o) = m.get("outcome") {
-                break o.clone();
-            }
+        if m["type"] == "update"
+            && let Some(o) = m.get("outcome")
+        {
+            break o.clone();
         }
     };
     let (status, record) = srv.get(&format!("/api/tables/{invite}/record")).await;

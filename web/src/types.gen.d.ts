@@ -417,7 +417,13 @@ export type TicTacToeView = {
  */
 cells: [number | null, number | null, number | null, number | null, number | null, number | null, number | null, number | null, number | null], to_move: number | null, winner: number | null, };
 
-export type TileView = { neighborhood: number, x: number, y: number, rotation: number, };
+export type TileCell = { property: number, x: number, y: number, };
+
+export type TileView = { neighborhood: number, x: number, y: number, rotation: number, 
+/**
+ * Its properties with their cells (row by row of the base orientation).
+ */
+cells: Array<TileCell>, };
 
 export type TradeAnswerView = { seat: number, 
 /**
@@ -453,7 +459,11 @@ export type View = {
 /**
  * The viewing seat, `None` for spectators.
  */
-viewer: number | null, seats: number, options: Options, first_seat: number, phase: Phase, 
+viewer: number | null, seats: number, options: Options, 
+/**
+ * Cards a hand is refilled to by an exchange (5, or 6 with five players).
+ */
+hand_size: number, first_seat: number, phase: Phase, 
 /**
  * The seat whose turn it is (also during others' trade answers); `None` when over.
  */
