@@ -425,6 +425,7 @@ pub fn app(state: AppState) -> Router {
     http::routes()
         .merge(ws::routes())
         .fallback(web::serve)
+        .layer(tower_http::trace::TraceLayer::new_for_http())
         .with_state(state)
 }
 

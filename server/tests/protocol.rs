@@ -206,6 +206,21 @@ async fn bad_input_changes_nothing(db: &TestDb) {
     let (status, body) = srv.get(&format!("/api/tables/{invite}/record")).await;
     assert_eq!(status, 409);
     assert!(body.get("seed").is_none());
+    // Guessing codes: after a few dozen misses an address is refused for a while,
+    // even for a right code.
+    let mut refused = false;
+    for _ in 0..40 {
+        let (status, body) = srv.get("/api/tables/zzzzzzzzzzzzzzzzzzzz").await;
+        if status == 429 {
+            assert_eq!(body["code"], "rate_limited");
+            refused = true;
+            break;
+        }
+        assert_eq!(status, 404);
+    }
+    assert!(refused, "wrong-code lookups are rate limited");
+    let (status, _) = srv.get(&format!("/api/tables/{invite}")).await;
+    assert_eq!(status, 429);
     srv.stop().await;
 }
 both_stores!(bad_input, bad_input_changes_nothing);

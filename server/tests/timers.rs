@@ -1,5 +1,6 @@
-//! Turn timers under tokio's paused clock (a room driven in process, no sleeps),
-//! and a store that fails: nothing is applied or acknowledged.
+//! Rooms driven in process: turn timers under tokio's paused clock (no sleeps),
+//! a connection that does not read; and a store that fails: nothing is applied
+//! or acknowledged.
 
 #![allow(clippy::unwrap_used)]
 
@@ -224,4 +225,69 @@ async fn a_failing_store_applies_and_acknowledges_nothing() {
     let (status, health) = srv.get_text("/healthz").await;
     assert_eq!((status, health.as_str()), (200, "ok"));
     srv.stop().await;
+}
+
+#[tokio::test]
+async fn a_connection_that_does_not_read_is_closed_and_play_goes_on() {
+    let app = AppState::new(
+        Arc::new(MemDb::default()),
+        Config {
+            bot_delay: Duration::ZERO,
+            ..Config::default()
+        },
+    );
+    let created = app
+        .create_table(CreateTable {
+            game: "tic-tac-toe".into(),
+            settings: settings(None),
+            name: "Host".into(),
+        })
+        .await
+        .expect("table");
+    let mut host = Conn::join(
+        &app,
+        &created.invite_code,
+        "Host",
+        Some(created.token.clone()),
+    )
+    .await;
+    // A spectator whose queue holds two messages and who never reads.
+    let (room, spectator_link) = app.room_sender(&created.spectator_code).expect("room");
+    assert!(spectator_link);
+    let (tx, _never_read) = mpsc::channel(2);
+    let close = Arc::new(Notify::new());
+    let (reply, joined) = oneshot::channel();
+    room.send(RoomMsg::Join {
+        conn: app.new_conn_id(),
+        token: None,
+        name: "Sleepy".into(),
+        spectator_link,
+        out: Outbox {
+            tx,
+            close: close.clone(),
+        },
+        reply,
+    })
+    .await
+    .expect("room alive");
+    assert!(joined.await.expect("reply"));
+    host.send(json!({"type": "kick", "seat": 0})).await;
+    host.send(json!({"type": "add_bot", "seat": 0, "level": "random"}))
+        .await;
+    host.send(json!({"type": "add_bot", "seat": 1, "level": "random"}))
+        .await;
+    host.send(json!({"type": "start"})).await;
+    // The room tells the slow connection's writer to close...
+    tokio::time::timeout(Duration::from_secs(20), close.notified())
+        .await
+        .expect("the slow connection is closed");
+    // ...and the game goes on to its end for everyone else.
+    loop {
+        let m = host.recv().await;
+        if m["type"] == "update" && m.get("outcome").is_some() {
+            break;
+        }
+    }
+    let table = host.recv_type("table").await;
+    assert_eq!(table["table"]["spectators"], 1, "only the host watches now");
 }
