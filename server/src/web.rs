@@ -11,6 +11,8 @@ use rust_embed::RustEmbed;
 #[allow_missing = true]
 #[exclude = "node_modules/*"]
 #[exclude = "test/*"]
+#[exclude = "screenshots/*"]
+#[exclude = "test-results/*"]
 #[exclude = "package.json"]
 #[exclude = "package-lock.json"]
 #[exclude = "tsconfig.json"]

@@ -224,3 +224,41 @@ async fn one_of_two_concurrent_moves_applies(db: &TestDb) {
     srv.stop().await;
 }
 both_stores!(concurrent_moves, one_of_two_concurrent_moves_applies);
+
+async fn graceful_stop_keeps_every_move(db: &TestDb) {
+    let srv = TestServer::start(db).await;
+    let (invite, _, token) = srv.create_table("tic-tac-toe", 2, false).await;
+    let mut host = srv.join(&invite, "Host", Some(&token)).await;
+    let mut guest = srv.join(&invite, "Guest", None).await;
+    guest.send(&json!({"type": "take_seat"})).await;
+    guest.recv_type("welcome").await;
+    let guest_token = guest.token().unwrap();
+    host.send(&json!({"type": "start"})).await;
+    host.recv_type("snapshot").await;
+    assert_eq!(play(&mut [&mut host, &mut guest], 2).await, 2);
+    srv.stop().await;
+    // The server closed the sockets on its way out.
+    let mut closed = false;
+    for _ in 0..20 {
+        if host.next().await.is_none() {
+            closed = true;
+            break;
+        }
+    }
+    assert!(closed);
+
+    let srv = TestServer::start(db).await;
+    let mut guest = srv.join(&invite, "Guest", Some(&guest_token)).await;
+    assert_eq!(guest.you["seat"], 1);
+    assert_eq!(guest.recv_type("snapshot").await["game"]["version"], 2);
+    // The web client is served, and table links open it.
+    let (status, index) = srv.get_text("/").await;
+    assert_eq!(status, 200);
+    assert!(index.to_lowercase().contains("<html"));
+    let (status, page) = srv.get_text(&format!("/t/{invite}")).await;
+    assert_eq!((status, page == index), (200, true));
+    assert_eq!(srv.get_text("/no-such-file.js").await.0, 404);
+    assert_eq!(srv.get_text("/api/no-such-thing").await.0, 404);
+    srv.stop().await;
+}
+both_stores!(graceful_stop, graceful_stop_keeps_every_move);
