@@ -211,6 +211,9 @@ export function showTable(root, code, go) {
     });
   }
 
+  // For tests and curious players: the game as this page holds it (its own view only).
+  /** @type {any} */ (window).citytable = { game: () => game, version: () => game?.version };
+
   /** @param {TableInfo} tbl */
   function setTable(tbl) {
     const statusChanged = table?.status !== tbl.status || JSON.stringify(table?.settings) !== JSON.stringify(tbl.settings);

@@ -38,16 +38,17 @@ export function haveServer() {
 
 /**
  * Starts the server on a free port with a fresh data dir; resolves once /healthz answers.
+ * @param {Record<string, string>} [extraEnv] more environment (e.g. BOT_DELAY_MS)
  * @returns {Promise<{url: string, stop: () => Promise<void>, log: () => string}>}
  */
-export async function startServer() {
+export async function startServer(extraEnv = {}) {
   if (!haveServer()) {
     throw new Error(`server binary not found at ${serverBin()}: build it with \`cargo build -p server\` or set CITYTABLE_BIN`);
   }
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'citytable-e2e-'));
   let output = '';
-  const env = { ...process.env, PORT: String(port), DATA_DIR: dataDir, RUST_LOG: process.env.RUST_LOG ?? 'warn' };
+  const env = { ...process.env, PORT: String(port), DATA_DIR: dataDir, RUST_LOG: process.env.RUST_LOG ?? 'warn', ...extraEnv };
   delete env.DATABASE_URL;
   const url = `http://127.0.0.1:${port}`;
   /** @type {import('node:child_process').ChildProcess} */

@@ -140,6 +140,8 @@ export function createBigCityBoard(ctx) {
   /** @type {{seat: number, index: number}[]} */
   let picks = [];
   let passArmed = false;
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
+  let passTimer;
   let phaseKey = '';
   /** @type {number | null} */
   let hoverProp = null;
@@ -818,17 +820,16 @@ export function createBigCityBoard(ctx) {
               class: { danger: passArmed },
               disabled: !lg.pass,
               onclick: () => {
+                clearTimeout(passTimer);
                 if (passArmed) {
                   passArmed = false;
                   send({ type: 'pass' });
                 } else {
                   passArmed = true;
                   renderActions();
-                  setTimeout(() => {
-                    if (passArmed) {
-                      passArmed = false;
-                      renderActions();
-                    }
+                  passTimer = setTimeout(() => {
+                    passArmed = false;
+                    renderActions();
                   }, 4000);
                 }
               },
