@@ -5,7 +5,7 @@
 //! Conventions (rulings G1-G9, S2-S6):
 //! - A cell `(x, y)` is the unit square `[x, x+1] x [y, y+1]`; `x` grows right, `y` down.
 //! - A street segment is one unit edge between two grid vertices. [`Edge`] stores it
-//!   by its first end point and direction; [`Segment`](crate::Segment) is its wire name
+//!   by its first end point and direction; [`Segment`] is its wire name
 //!   by both end points.
 //! - Property numbers are `10 * neighborhood + index` (11..=19, 21..=28, ...).
 //!
