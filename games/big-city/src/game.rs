@@ -866,7 +866,7 @@ impl BigCity {
             }
             (Step::TradeExchange, Move::Exchange { cards }) => {
                 self.check_cards(seat, cards, 1, 2)?;
-                self.timeouts[usize::from(seat)] = 0;
+                self.acted(seat);
                 self.exchange(seat, cards, &mut ev);
             }
             (Step::TradeExchange, Move::Done) => {
@@ -1053,7 +1053,9 @@ impl BigCity {
                         "Name up to two different neighborhoods (1 to 8), in ascending order.",
                     ));
                 }
-                self.acted(seat);
+                // The pass streak is decided when the trade ends: a trade in which
+                // nothing changes hands counts as a pass (F2).
+                self.timeouts[usize::from(seat)] = 0;
                 let neighborhoods: Vec<u8> = cards.iter().map(|&c| stack_of(c)).collect();
                 ev.push(event(EventKind::TradeOffered {
                     seat,

@@ -1804,3 +1804,57 @@ fn legal_move_counts_in_fixed_positions() {
     ok(&mut g, 0, Move::Draw { stack: 8 });
     assert_eq!(g.active, 1, "two cards played, two drawn");
 }
+
+#[test]
+fn one_period_per_turn_and_trade_timeouts() {
+    // Build then draw one card at a time: one decision period.
+    let mut g = city();
+    give(&mut g, 0, &[11, 12]);
+    let p = g.awaiting().period;
+    ok(&mut g, 0, build(Piece::ResidenceDouble, &[11, 12]));
+    assert_eq!(g.awaiting().period, p);
+    ok(&mut g, 0, Move::Draw { stack: 3 });
+    assert_eq!(g.awaiting().period, p);
+    ok(&mut g, 0, Move::Draw { stack: 3 });
+    assert_ne!(g.awaiting().period, p, "the next turn is a new period");
+    // Trade: the accept step times out -> no trade, the turn ends as a pass.
+    let opts = Options {
+        trade_cards: true,
+        ..Options::default()
+    };
+    let mut g = city_with(opts);
+    give(&mut g, 0, &[11]);
+    give(&mut g, 1, &[21]);
+    ok(
+        &mut g,
+        0,
+        Move::TradeOffer {
+            cards: vec![11],
+            wanted: vec![],
+        },
+    );
+    assert_eq!(g.awaiting().window_ms, Some(30_000));
+    ok(&mut g, 1, Move::TradeAnswer { cards: vec![21] });
+    assert_eq!(g.step, Step::TradeAccept);
+    assert_eq!(g.awaiting().window_ms, None);
+    g.timeout();
+    assert_eq!(g.hands[0], vec![11], "nothing changed hands");
+    assert_eq!(g.active, 1);
+    assert_eq!(g.passes, 1);
+    // The exchange step after a failed trade times out the same way.
+    ok(
+        &mut g,
+        1,
+        Move::TradeOffer {
+            cards: vec![21],
+            wanted: vec![1],
+        },
+    );
+    ok(&mut g, 0, Move::TradeAnswer { cards: vec![] });
+    assert_eq!(g.step, Step::TradeExchange);
+    g.timeout();
+    assert!(
+        g.outcome().is_some(),
+        "two passes in a row end a 2-player game"
+    );
+}
