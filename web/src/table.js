@@ -300,6 +300,10 @@ export function showTable(root, code, go) {
   }
 
   function renderBanner() {
+    const gameName = table ? (gameUI(table.game)?.name() ?? table.game) : '';
+    const myTurn = Boolean(game && !game.outcome && mySeat() !== undefined && game.awaiting.seats.includes(/** @type {number} */ (mySeat())));
+    // The tab title tells a player in another tab that the table waits for him.
+    document.title = myTurn ? `● ${t('table.your_turn')} · ${gameName}` : gameName ? `${gameName} · CityTable` : 'CityTable';
     if (!table || !game) {
       banner.textContent = '';
       banner.className = 'turn-banner';

@@ -65,6 +65,8 @@ test('two players and a spectator play a whole game of tic-tac-toe', async () =>
   // The player not on turn is refused; nothing changes.
   const first = await pageToPlay([ana.page, bruno.page]);
   const second = first === ana.page ? bruno.page : ana.page;
+  assert.match(await first.title(), /Your turn/);
+  assert.doesNotMatch(await second.title(), /Your turn/);
   await second.click('.ttt-cell[data-cell="4"]');
   assert.match(await errorToast(second), /not your turn/i);
   assert.deepEqual(await cells(first), ['', '', '', '', '', '', '', '', '']);
