@@ -200,3 +200,18 @@ test('a wrong link says so', async () => {
   await p.page.waitForSelector('#bad-link');
   await p.ctx.close();
 });
+
+test('home and lobby fit a phone', async () => {
+  const p = await browser.person({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+  await p.page.goto(server.url);
+  await giveName(p.page, 'Ana');
+  await p.page.waitForSelector('#game-select option[value="big-city"]', { state: 'attached' });
+  const overflow = () => p.page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  assert.ok((await overflow()) <= 0, 'home fits');
+  await shot(p.page, 'phone-home');
+  await createTable(p.page, { game: 'big-city', seats: 3 });
+  assert.ok((await overflow()) <= 0, 'lobby fits');
+  await shot(p.page, 'phone-lobby');
+  assert.deepEqual(p.errors, []);
+  await p.ctx.close();
+});
