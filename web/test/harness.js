@@ -45,12 +45,12 @@ export async function startServer(extraEnv = {}) {
   if (!haveServer()) {
     throw new Error(`server binary not found at ${serverBin()}: build it with \`cargo build -p server\` or set CITYTABLE_BIN`);
   }
-  const port = await freePort();
+  let port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'citytable-e2e-'));
   let output = '';
   const env = { ...process.env, PORT: String(port), DATA_DIR: dataDir, RUST_LOG: process.env.RUST_LOG ?? 'warn', ...extraEnv };
   delete env.DATABASE_URL;
-  const url = `http://127.0.0.1:${port}`;
+  let url = `http://127.0.0.1:${port}`;
   /** @type {import('node:child_process').ChildProcess} */
   let child;
   let exited = false;
@@ -85,7 +85,19 @@ export async function startServer(extraEnv = {}) {
     clearTimeout(killer);
   };
 
-  await launch();
+  // Another process may take the free port before the server binds it: try another.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await launch();
+      break;
+    } catch (err) {
+      if (attempt >= 5 || !/Address already in use/i.test(String(err))) throw err;
+      port = await freePort();
+      env.PORT = String(port);
+      url = `http://127.0.0.1:${port}`;
+      output = '';
+    }
+  }
   return {
     url,
     log: () => output,
