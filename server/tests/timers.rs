@@ -291,3 +291,90 @@ async fn a_connection_that_does_not_read_is_closed_and_play_goes_on() {
     let table = host.recv_type("table").await;
     assert_eq!(table["table"]["spectators"], 1, "only the host watches now");
 }
+
+/// A running game as the store holds it after a crash: the last entry was
+/// logged `ago_ms` before the restart, with a 30 s turn timer.
+async fn crashed_game(db: &MemDb, ago_ms: i64) -> (String, String) {
+    use server::db::{GameRow, MoveRow, TableRow};
+    use server::room::{PlayerDoc, SeatDoc, TableDoc};
+    let token = "a-token-of-seat-one".to_owned();
+    let hash = server::codes::hash_token(&token);
+    let doc = TableDoc {
+        settings: settings(Some(30)),
+        host: hash.clone(),
+        players: vec![PlayerDoc {
+            token_hash: hash.clone(),
+            name: "Bo".into(),
+        }],
+        seats: vec![
+            SeatDoc::Bot {
+                level: engine::BotLevel::Random,
+            },
+            SeatDoc::Human {
+                token_hash: hash,
+                away: false,
+            },
+        ],
+    };
+    let now = server::now_ms();
+    let table = TableRow {
+        id: uuid::Uuid::new_v4(),
+        game: "tic-tac-toe".into(),
+        invite_code: server::codes::new_code(),
+        spectator_code: server::codes::new_code(),
+        status: "playing".into(),
+        public: false,
+        doc: serde_json::to_value(&doc).unwrap(),
+        updated_at_ms: now,
+    };
+    let game = GameRow {
+        id: uuid::Uuid::new_v4(),
+        table_id: table.id,
+        number: 1,
+        setup: json!({"seats": 2, "seed": 7, "options": {}, "first_seat": 0, "names": ["Bot", "Bo"]}),
+        started_at_ms: now - 60_000,
+        outcome: None,
+    };
+    db.upsert_table(&table).await.unwrap();
+    db.insert_game(&game).await.unwrap();
+    db.append(MoveRow {
+        game_id: game.id,
+        seq: 0,
+        entry: json!({"move": {"seat": 0, "mv": {"cell": 4}}}),
+        at_ms: now - ago_ms,
+    })
+    .await
+    .unwrap();
+    (table.invite_code, token)
+}
+
+#[tokio::test(start_paused = true)]
+async fn timers_resume_with_the_time_left_after_a_restart() {
+    for (ago_ms, left_ms) in [(8_000, 22_000), (29_000, 10_000)] {
+        let db = Arc::new(MemDb::default());
+        let (invite, token) = crashed_game(&db, ago_ms).await;
+        let app = AppState::new(
+            db.clone(),
+            Config {
+                bot_delay: Duration::ZERO,
+                ..Config::default()
+            },
+        );
+        assert_eq!(app.recover().await.unwrap(), 1);
+        let mut bo = Conn::join(&app, &invite, "", Some(token)).await;
+        let snap = bo.recv_type("snapshot").await;
+        assert_eq!(snap["game"]["version"], 1);
+        assert_eq!(snap["game"]["awaiting"]["seats"], json!([1]));
+        let timer = snap["game"]["awaiting"]["timer_ms"].as_u64().unwrap();
+        // Wall-clock milliseconds pass between writing the rows and recovering.
+        assert!(
+            (left_ms - 1_000..=left_ms).contains(&timer),
+            "{ago_ms} ms ago: {timer} ms left"
+        );
+        let started = Instant::now();
+        let update = bo.recv_type("update").await;
+        assert_eq!(update["version"], 2, "the turn timed out");
+        let waited = started.elapsed();
+        assert!(waited >= Duration::from_millis(timer) && waited <= Duration::from_millis(left_ms));
+    }
+}
