@@ -671,7 +671,7 @@ export function showTable(root, code, go) {
       logEl,
       h('h3', null, t('table.log')),
       log.length === 0
-        ? h('p', { class: 'muted small' }, t('table.no_log'))
+        ? h('p', { class: 'muted small' }, game && game.version > 0 ? t('table.log_from_now') : t('table.no_log'))
         : h('ol', { class: 'log-lines', id: 'log-lines', reversed: true }, log.slice(0, 100).map((l) => h('li', null, l.text))),
     );
   }
