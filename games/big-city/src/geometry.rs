@@ -553,6 +553,14 @@ impl CityMap {
                         if x < lo || y < lo || x + w > hi || y + h > hi {
                             continue;
                         }
+                        // Only a rectangle sharing an edge with `t` gains adjacency.
+                        let side_by_side =
+                            (x + w == t.x || x == t.x + tw) && y < t.y + th && y + h > t.y;
+                        let stacked =
+                            (y + h == t.y || y == t.y + th) && x < t.x + tw && x + w > t.x;
+                        if !side_by_side && !stacked {
+                            continue;
+                        }
                         let p = TilePlacement {
                             neighborhood: n,
                             x,
@@ -977,17 +985,21 @@ mod tests {
 
     #[test]
     fn incremental_placements_match_full_scan() {
-        let mut m = CityMap::starting();
-        let mut list: Vec<TilePlacement> = (1..=8).flat_map(|n| m.legal_placements(n)).collect();
-        let mut pick = 7usize;
-        while m.tiles.len() < 8 {
-            let t = list[pick % list.len()];
-            pick = pick * 31 + 11;
-            m.place(t).unwrap();
-            list = m.update_placements(&list, t);
-            let full: Vec<TilePlacement> = (1..=8).flat_map(|n| m.legal_placements(n)).collect();
-            assert_eq!(list, full);
+        for start in 0..25usize {
+            let mut m = CityMap::starting();
+            let mut list: Vec<TilePlacement> =
+                (1..=8).flat_map(|n| m.legal_placements(n)).collect();
+            let mut pick = start * 7 + 3;
+            while m.tiles.len() < 8 {
+                let t = list[pick % list.len()];
+                pick = pick * 31 + 11;
+                m.place(t).unwrap();
+                list = m.update_placements(&list, t);
+                let full: Vec<TilePlacement> =
+                    (1..=8).flat_map(|n| m.legal_placements(n)).collect();
+                assert_eq!(list, full);
+            }
+            assert!(list.is_empty());
         }
-        assert!(list.is_empty());
     }
 }
