@@ -1274,7 +1274,10 @@ impl Room {
             views.insert(viewer, new);
         }
         live.views = views;
-        for (id, viewer) in viewers {
+        // Players first, then spectators.
+        let mut order: Vec<(u64, Viewer)> = viewers.into_iter().collect();
+        order.sort_by_key(|(_, v)| matches!(v, Viewer::Spectator));
+        for (id, viewer) in order {
             if let Some(msg) = messages.get(&viewer) {
                 self.send(id, msg.clone());
             }
