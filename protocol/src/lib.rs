@@ -301,3 +301,62 @@ pub struct ChatLine {
     /// Milliseconds since the Unix epoch.
     pub at_ms: u64,
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn client_messages_parse_as_documented() {
+        let cases = [
+            json!({"type": "hello", "name": "Bo", "token": "t"}),
+            json!({"type": "take_seat", "seat": 1}),
+            json!({"type": "take_seat"}),
+            json!({"type": "leave_seat"}),
+            json!({"type": "add_bot", "seat": 1, "level": "greedy"}),
+            json!({"type": "kick", "seat": 1}),
+            json!({"type": "start"}),
+            json!({"type": "move", "id": 7, "version": 3, "mv": {"cell": 4}}),
+            json!({"type": "legal_moves"}),
+            json!({"type": "resync"}),
+            json!({"type": "chat", "text": "gg"}),
+            json!({"type": "play_again"}),
+        ];
+        for case in cases {
+            let msg: ClientMsg = serde_json::from_value(case.clone()).expect("documented shape");
+            assert_eq!(serde_json::to_value(&msg).expect("encode"), case);
+        }
+        for bad in [
+            json!({"type": "fly"}),
+            json!({"type": "chat", "text": "x", "extra": 1}),
+            json!({"type": "move", "id": 1, "mv": {}}),
+        ] {
+            assert!(serde_json::from_value::<ClientMsg>(bad).is_err());
+        }
+    }
+
+    #[test]
+    fn absent_optional_fields_are_omitted_not_null() {
+        let msg = ServerMsg::Error {
+            code: ErrorCode::StaleVersion,
+            message: "old".into(),
+            id: None,
+            rule: None,
+        };
+        assert_eq!(
+            serde_json::to_value(&msg).expect("encode"),
+            json!({"type": "error", "code": "stale_version", "message": "old"})
+        );
+        let you = You {
+            token: None,
+            seat: None,
+            is_host: false,
+            name: "Eve".into(),
+        };
+        assert_eq!(
+            serde_json::to_value(&you).expect("encode"),
+            json!({"is_host": false, "name": "Eve"})
+        );
+    }
+}
