@@ -50,6 +50,8 @@ export class TableConn {
     this.ws = null;
     /** Set once the server said the code is wrong: no point reconnecting. */
     this.fatal = false;
+    /** A resync was asked and its snapshot has not come yet. */
+    this.resyncing = false;
     this.connect();
   }
 
@@ -61,6 +63,7 @@ export class TableConn {
     this.ws = ws;
     ws.addEventListener('open', () => {
       this.retries = 0;
+      this.resyncing = false;
       const { token, name } = this.identity();
       /** @type {ClientMsg} */
       const hello = { type: 'hello', name, code: this.code };
@@ -123,6 +126,7 @@ export class TableConn {
         h.onTable(msg.table);
         break;
       case 'snapshot':
+        this.resyncing = false;
         this.game = {
           version: msg.game.version,
           view: msg.game.view,
@@ -135,13 +139,17 @@ export class TableConn {
       case 'update': {
         const game = this.game;
         if (!game || msg.version !== game.version + 1) {
-          if (!game || msg.version > game.version) this.send({ type: 'resync' });
+          if ((!game || msg.version > game.version) && !this.resyncing) {
+            this.resyncing = true;
+            this.send({ type: 'resync' });
+          }
           return;
         }
         try {
           game.view = applyPatch(game.view, msg.patch);
         } catch {
           this.game = null;
+          this.resyncing = true;
           this.send({ type: 'resync' });
           return;
         }

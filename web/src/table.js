@@ -67,6 +67,8 @@ export function showTable(root, code, go) {
   let connState = 'connecting';
   /** @type {Map<number, unknown>} */
   const pendingMoves = new Map();
+  /** The version the last move was sent on (cleared when it is refused). */
+  let movedAtVersion = -1;
   /** @type {TableSettings | null} */
   let draftSettings = null;
   let settingsOpen = false;
@@ -155,6 +157,7 @@ export function showTable(root, code, go) {
         const ui = table ? gameUI(table.game) : undefined;
         if (fresh) {
           legalAskedAt = -1;
+          movedAtVersion = -1;
           // A new game (play again), or a log from an older game of this table: start afresh.
           if ((game?.outcome && !g.outcome) || g.version < (log[0]?.version ?? 0)) {
             log = [];
@@ -237,7 +240,10 @@ export function showTable(root, code, go) {
       conn.ws?.close();
       return;
     }
-    if (err.id !== undefined && err.id !== null) pendingMoves.delete(err.id);
+    if (err.id !== undefined && err.id !== null) {
+      pendingMoves.delete(err.id);
+      movedAtVersion = -1;
+    }
     if (err.code === 'stale_version') conn.send({ type: 'resync' });
     let text;
     if (err.code === 'illegal_move') {
@@ -497,6 +503,10 @@ export function showTable(root, code, go) {
       board?.destroy?.();
       board = ui.createBoard({
         send: (mv) => {
+          // One move per version: a second click before the first is answered would
+          // only be refused as stale.
+          if (!game || movedAtVersion === game.version) return;
+          movedAtVersion = game.version;
           const id = conn.move(mv);
           pendingMoves.set(id, mv);
         },

@@ -144,7 +144,7 @@ test('two players and a spectator play Big City', async () => {
   const held = await player.$$eval('#my-hand [data-face]', (els) => els.map((e) => e.getAttribute('data-face')));
   await player.click('#act-build');
   await player.click('#piece-chooser [data-choose-piece="residence_single"]');
-  const notHeld = await player.$$eval('svg.city .lot:not(.legal)', (els, h) => els.map((e) => e.getAttribute('data-prop')).find((p) => !h.includes(p)), held);
+  const notHeld = await player.$$eval('svg.city .lot:not(.legal):has(.prop-no)', (els, h) => els.map((e) => e.getAttribute('data-prop')).find((p) => !h.includes(p)), held);
   await player.locator(`svg.city .lot[data-prop="${notHeld}"]`).click();
   const warning = await player.locator('.toast.error').last().textContent();
   assert.match(warning ?? '', new RegExp(`do not hold the card of property ${notHeld}`));
