@@ -68,6 +68,9 @@ impl Default for Config {
     }
 }
 
+/// A room without connections and without a running game stops after this long;
+/// it is loaded again from the store when someone opens one of its codes.
+pub const IDLE_ROOM: Duration = Duration::from_secs(15 * 60);
 /// Capacity of a room's inbox.
 const ROOM_INBOX: usize = 256;
 /// Messages queued for one connection before it is considered too slow and closed.
@@ -94,6 +97,7 @@ struct RoomEntry {
     tx: mpsc::Sender<RoomMsg>,
     /// The code is the spectator code.
     spectator: bool,
+    table: Uuid,
 }
 
 /// The server's state, cheap to clone.
@@ -190,6 +194,7 @@ impl AppState {
                 RoomEntry {
                     tx: tx.clone(),
                     spectator: false,
+                    table: room.table_id(),
                 },
             );
             rooms.insert(
@@ -197,6 +202,7 @@ impl AppState {
                 RoomEntry {
                     tx: tx.clone(),
                     spectator: true,
+                    table: room.table_id(),
                 },
             );
         }
@@ -269,9 +275,17 @@ impl AppState {
         entry.1 += 1;
     }
 
+    /// Forgets an idle room's codes (it is reloaded from the store on demand).
+    pub(crate) fn unregister_room(shared: &Shared, table: Uuid) {
+        if let Ok(mut rooms) = shared.rooms.lock() {
+            rooms.retain(|_, e| e.table != table);
+        }
+        shared.metrics.rooms.dec();
+    }
+
     /// Finds the room of a code (loading a finished table from the store if need
     /// be). `Ok(None)` when no table has that code.
-    async fn room_by_code(
+    pub async fn room_by_code(
         &self,
         code: &str,
         ip: IpAddr,
@@ -414,8 +428,9 @@ impl AppState {
     }
 }
 
+/// Why a code could not be looked up.
 #[derive(Debug)]
-enum LookupError {
+pub enum LookupError {
     RateLimited,
     Store,
 }

@@ -277,6 +277,10 @@ impl Room {
         Ok(room)
     }
 
+    pub fn table_id(&self) -> Uuid {
+        self.id
+    }
+
     pub fn invite_code(&self) -> &str {
         &self.invite_code
     }
@@ -286,7 +290,11 @@ impl Room {
     }
 
     pub async fn run(mut self, mut inbox: mpsc::Receiver<RoomMsg>) {
+        let mut last_activity = Instant::now();
         loop {
+            // Nobody here and nothing running: the room may be unloaded.
+            let idle_at = (self.conns.is_empty() && self.status != TableStatus::Playing)
+                .then(|| last_activity + crate::IDLE_ROOM);
             let timer_at = self
                 .live
                 .as_ref()
@@ -300,10 +308,17 @@ impl Room {
                         let _ = done.send(());
                         break;
                     }
-                    Some(msg) => self.handle(msg).await,
+                    Some(msg) => {
+                        last_activity = Instant::now();
+                        self.handle(msg).await;
+                    }
                 },
                 _ = sleep_until(bot_at), if bot_at.is_some() => self.on_bot().await,
                 _ = sleep_until(timer_at), if timer_at.is_some() => self.on_timer().await,
+                _ = sleep_until(idle_at), if idle_at.is_some() => {
+                    self.unload(&mut inbox);
+                    return;
+                }
             }
             self.prune();
         }
@@ -311,6 +326,37 @@ impl Room {
             conn.out.close.notify_one();
         }
         tracing::debug!(table = %self.id, "room stopped");
+    }
+
+    /// Leaves memory: new lookups load the table from the store again. Whoever
+    /// reached the inbox meanwhile is told to reconnect.
+    fn unload(&mut self, inbox: &mut mpsc::Receiver<RoomMsg>) {
+        crate::AppState::unregister_room(&self.shared, self.id);
+        self.shared
+            .lobby
+            .lock()
+            .map(|mut l| l.remove(&self.id))
+            .ok();
+        inbox.close();
+        while let Ok(msg) = inbox.try_recv() {
+            match msg {
+                RoomMsg::Join { out, reply, .. } => {
+                    out.push(error_msg(
+                        ErrorCode::TryAgain,
+                        "The table was being put away. Reconnect.",
+                        None,
+                        None,
+                    ));
+                    out.close.notify_one();
+                    let _ = reply.send(false);
+                }
+                RoomMsg::Shutdown { done } => {
+                    let _ = done.send(());
+                }
+                RoomMsg::Client { .. } | RoomMsg::Leave { .. } => {}
+            }
+        }
+        tracing::debug!(table = %self.id, "idle room unloaded");
     }
 
     async fn handle(&mut self, msg: RoomMsg) {

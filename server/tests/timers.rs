@@ -378,3 +378,55 @@ async fn timers_resume_with_the_time_left_after_a_restart() {
         assert!(waited >= Duration::from_millis(timer) && waited <= Duration::from_millis(left_ms));
     }
 }
+
+#[tokio::test(start_paused = true)]
+async fn idle_rooms_leave_memory_and_come_back() {
+    let app = AppState::new(Arc::new(MemDb::default()), Config::default());
+    let created = app
+        .create_table(CreateTable {
+            game: "tic-tac-toe".into(),
+            settings: settings(Some(60)),
+            name: "Host".into(),
+        })
+        .await
+        .expect("table");
+    let mut host = Conn::join(
+        &app,
+        &created.invite_code,
+        "Host",
+        Some(created.token.clone()),
+    )
+    .await;
+    host.send(json!({"type": "add_bot", "seat": 1, "level": "random"}))
+        .await;
+    host.send(json!({"type": "leave_seat"})).await;
+    loop {
+        let w = host.recv_type("welcome").await;
+        if w["you"].get("seat").is_none() {
+            break;
+        }
+    }
+    drop(host.rx);
+    host.room
+        .send(RoomMsg::Leave { conn: host.id })
+        .await
+        .expect("room alive");
+    // Nobody there: after the idle time the room is gone from memory...
+    tokio::time::sleep(server::IDLE_ROOM + Duration::from_secs(1)).await;
+    assert!(app.room_sender(&created.invite_code).is_none());
+    assert!(host.room.is_closed());
+    // ...and opening its code loads it again, as it was.
+    let ip = std::net::IpAddr::from([127, 0, 0, 1]);
+    let (_, spectator) = app
+        .room_by_code(&created.invite_code, ip)
+        .await
+        .expect("store reachable")
+        .expect("the table exists");
+    assert!(!spectator);
+    let mut back = Conn::join(&app, &created.invite_code, "", Some(created.token.clone())).await;
+    let w = back.recv_type("welcome").await;
+    assert_eq!(w["you"]["is_host"], true);
+    assert!(w["you"].get("seat").is_none(), "the host had left his seat");
+    assert_eq!(w["table"]["seats"][1]["occupant"]["kind"], "bot");
+    assert_eq!(w["table"]["settings"]["turn_seconds"], 60);
+}
