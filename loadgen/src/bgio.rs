@@ -112,15 +112,25 @@ impl Room {
 
     async fn send(&mut self, conn: usize, text: String) {
         let counters = self.shared.net.counters.clone();
-        if send_text(&mut self.conns[conn].sink, &counters, text).await.is_err() {
+        if send_text(&mut self.conns[conn].sink, &counters, text)
+            .await
+            .is_err()
+        {
             self.closed = true;
         }
     }
 
-    async fn pump_until(&mut self, what: &str, until: Instant, done: impl Fn(&Room) -> bool) -> Result<(), String> {
+    async fn pump_until(
+        &mut self,
+        what: &str,
+        until: Instant,
+        done: impl Fn(&Room) -> bool,
+    ) -> Result<(), String> {
         while !done(self) {
             match tokio::time::timeout_at(until, self.rx.recv()).await {
-                Ok(Some(Incoming::Text { conn, at, text })) => self.on_frame(conn, at, text.as_str()).await,
+                Ok(Some(Incoming::Text { conn, at, text })) => {
+                    self.on_frame(conn, at, text.as_str()).await
+                }
                 Ok(_) => return Err(format!("{what}: connection closed")),
                 Err(_) => return Err(format!("{what}: timed out")),
             }
@@ -134,7 +144,10 @@ impl Room {
             Some(p) => format!("\"{p}\""),
             None => "null".into(),
         };
-        let text = format!("{}[\"sync\",\"{m}\",{pid},null,{}]", self.prefix, self.cfg.seats);
+        let text = format!(
+            "{}[\"sync\",\"{m}\",{pid},null,{}]",
+            self.prefix, self.cfg.seats
+        );
         self.send(c, text).await;
     }
 
@@ -155,7 +168,8 @@ impl Room {
             self.shared.error("unparsed_frame");
             return;
         };
-        let (Some(name), Some(match_id), Some(payload)) = (args.first(), args.get(1), args.get(2)) else {
+        let (Some(name), Some(match_id), Some(payload)) = (args.first(), args.get(1), args.get(2))
+        else {
             return;
         };
         let current = format!("\"{}\"", self.match_id(self.game));
@@ -170,21 +184,23 @@ impl Room {
                 };
                 self.conns[c].take_state(&state);
                 let version = state.state_id;
-                if let Some(f) = &self.in_flight {
-                    if f.conn == c && version > f.version {
-                        let lat = at.saturating_duration_since(f.due);
-                        self.version = version;
-                        self.in_flight = None;
-                        self.shared.record(|w| {
-                            w.ack.record(lat);
-                            w.moves += 1;
-                        });
-                    }
+                if let Some(f) = &self.in_flight
+                    && f.conn == c
+                    && version > f.version
+                {
+                    let lat = at.saturating_duration_since(f.due);
+                    self.version = version;
+                    self.in_flight = None;
+                    self.shared.record(|w| {
+                        w.ack.record(lat);
+                        w.moves += 1;
+                    });
                 }
                 let game = self.conns[c].game;
                 let shared = &self.shared;
-                self.tracker
-                    .received(c, game, version, at, |lat| shared.record(|w| w.last.record(lat)));
+                self.tracker.received(c, game, version, at, |lat| {
+                    shared.record(|w| w.last.record(lat))
+                });
             }
             "\"sync\"" => {
                 let Ok(info) = serde_json::from_str::<SyncInfo>(payload.get()) else {
@@ -219,7 +235,11 @@ impl Room {
             return;
         }
         let cell = free[self.rng.below(free.len())];
-        let Some(p) = self.conns[c].player else { return };
+        let Some(p) = self.conns[c].player else {
+            return;
+        };
+        let lag = Instant::now().saturating_duration_since(due);
+        self.shared.record(|w| w.lag.record(lag));
         let m = self.match_id(self.game);
         let text = format!(
             "{}[\"update\",{{\"type\":\"MAKE_MOVE\",\"payload\":{{\"type\":\"clickCell\",\"args\":[{cell}],\"playerID\":\"{p}\"}}}},{},\"{m}\",\"{p}\"]",
@@ -237,7 +257,8 @@ impl Room {
     async fn play(&mut self) {
         let mut interval = self.shared.interval.clone();
         let mut stop = self.shared.stop.clone();
-        self.schedule.set_interval(*interval.borrow_and_update(), Instant::now());
+        self.schedule
+            .set_interval(*interval.borrow_and_update(), Instant::now());
         loop {
             if *stop.borrow() || self.closed {
                 return;
@@ -247,11 +268,11 @@ impl Room {
             if lost > 0 {
                 self.shared.record(|w| w.lost += lost);
             }
-            if let Some(f) = &self.in_flight {
-                if now.saturating_duration_since(f.due) > crate::play::LOST_AFTER {
-                    self.in_flight = None;
-                    self.shared.record(|w| w.lost += 1);
-                }
+            if let Some(f) = &self.in_flight
+                && now.saturating_duration_since(f.due) > crate::play::LOST_AFTER
+            {
+                self.in_flight = None;
+                self.shared.record(|w| w.lost += 1);
             }
             let over = self.in_flight.is_none()
                 && self.restarting.is_none()
@@ -271,7 +292,8 @@ impl Room {
                 if self.conns.iter().all(|c| c.game == self.game) {
                     self.restarting = None;
                     self.version = self.conns[0].version;
-                    self.shared.record(|w| w.restart.record(now.saturating_duration_since(since)));
+                    self.shared
+                        .record(|w| w.restart.record(now.saturating_duration_since(since)));
                     self.schedule.reanchor(now);
                 } else if now.saturating_duration_since(since) > crate::play::LOST_AFTER {
                     self.shared.error("new_game_timeout");
@@ -308,7 +330,12 @@ impl Room {
 }
 
 /// Opens a socket.io connection to the game's namespace.
-async fn open(room: &mut Room, i: usize, player: Option<u8>, tx: &mpsc::UnboundedSender<Incoming>) -> Result<(), String> {
+async fn open(
+    room: &mut Room,
+    i: usize,
+    player: Option<u8>,
+    tx: &mpsc::UnboundedSender<Incoming>,
+) -> Result<(), String> {
     let net = &room.shared.net;
     let ws = net.ws("/socket.io/?EIO=4&transport=websocket").await?;
     let (sink, stream) = ws.split();
@@ -351,9 +378,11 @@ async fn setup(shared: &Arc<Shared>, cfg: &RoomCfg, index: usize) -> Result<Room
     for i in 0..n {
         let player = (i < usize::from(cfg.seats)).then_some(i as u8);
         open(&mut room, i, player, &tx).await?;
-        room.pump_until("namespace", until, |r| r.conns[i].connected).await?;
+        room.pump_until("namespace", until, |r| r.conns[i].connected)
+            .await?;
         room.sync(i).await;
-        room.pump_until("sync", until, |r| r.conns[i].game == 1).await?;
+        room.pump_until("sync", until, |r| r.conns[i].game == 1)
+            .await?;
     }
     room.version = room.conns[0].version;
     Ok(room)
@@ -374,13 +403,19 @@ pub async fn run_room(shared: Arc<Shared>, cfg: RoomCfg, index: usize, gate: Arc
 }
 
 /// One idle spectator of match `match_id`: connected to the namespace and synced.
-pub async fn idle_spectator(net: &crate::net::Net, game: &str, match_id: &str) -> Result<crate::net::Ws, String> {
+pub async fn idle_spectator(
+    net: &crate::net::Net,
+    game: &str,
+    match_id: &str,
+) -> Result<crate::net::Ws, String> {
     use futures_util::SinkExt;
     use tokio_tungstenite::tungstenite::Message;
     let mut ws = net.ws("/socket.io/?EIO=4&transport=websocket").await?;
     let until = Instant::now() + Duration::from_secs(30);
     let mut synced = false;
-    ws.send(Message::text(format!("40/{game},"))).await.map_err(|e| e.to_string())?;
+    ws.send(Message::text(format!("40/{game},")))
+        .await
+        .map_err(|e| e.to_string())?;
     while !synced {
         let frame = tokio::time::timeout_at(until, ws.next())
             .await
@@ -389,11 +424,15 @@ pub async fn idle_spectator(net: &crate::net::Net, game: &str, match_id: &str) -
             .map_err(|e| e.to_string())?;
         let Message::Text(t) = frame else { continue };
         if t.as_str() == "2" {
-            ws.send(Message::text("3")).await.map_err(|e| e.to_string())?;
-        } else if t.as_str().starts_with("40") {
-            ws.send(Message::text(format!("42/{game},[\"sync\",\"{match_id}\",null,null,2]")))
+            ws.send(Message::text("3"))
                 .await
                 .map_err(|e| e.to_string())?;
+        } else if t.as_str().starts_with("40") {
+            ws.send(Message::text(format!(
+                "42/{game},[\"sync\",\"{match_id}\",null,null,2]"
+            )))
+            .await
+            .map_err(|e| e.to_string())?;
         } else if t.as_str().starts_with(&format!("42/{game},[\"sync\"")) {
             synced = true;
         }

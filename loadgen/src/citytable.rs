@@ -147,7 +147,10 @@ fn client_json(msg: &ClientMsg) -> String {
 impl Room {
     async fn send(&mut self, conn: usize, text: String) {
         let counters = self.shared.net.counters.clone();
-        if send_text(&mut self.conns[conn].sink, &counters, text).await.is_err() {
+        if send_text(&mut self.conns[conn].sink, &counters, text)
+            .await
+            .is_err()
+        {
             self.closed = true;
         }
     }
@@ -167,10 +170,22 @@ impl Room {
         }
     }
 
-    async fn pump_until(&mut self, what: &str, until: Instant, done: impl Fn(&Room) -> bool) -> Result<(), String> {
+    async fn pump_until(
+        &mut self,
+        what: &str,
+        until: Instant,
+        done: impl Fn(&Room) -> bool,
+    ) -> Result<(), String> {
         while !done(self) {
             if !self.pump(until).await {
-                return Err(format!("{what}: {}", if self.closed { "connection closed" } else { "timed out" }));
+                return Err(format!(
+                    "{what}: {}",
+                    if self.closed {
+                        "connection closed"
+                    } else {
+                        "timed out"
+                    }
+                ));
             }
         }
         Ok(())
@@ -189,34 +204,34 @@ impl Room {
                 conn.version = version;
                 conn.awaiting = msg.awaiting.map(|a| a.seats).unwrap_or_default();
                 conn.over = msg.outcome.is_some();
-                if local {
-                    if let Some(events) = msg.events {
-                        if let Ok(evs) = serde_json::from_str::<Vec<TttEvent>>(events.get()) {
-                            for e in evs {
-                                if let Some(f) = conn.free.get_mut(usize::from(e.cell)) {
-                                    *f = false;
-                                }
-                            }
+                if local
+                    && let Some(events) = msg.events
+                    && let Ok(evs) = serde_json::from_str::<Vec<TttEvent>>(events.get())
+                {
+                    for e in evs {
+                        if let Some(f) = conn.free.get_mut(usize::from(e.cell)) {
+                            *f = false;
                         }
                     }
                 }
                 let game = conn.game;
                 let shared = &self.shared;
-                self.tracker
-                    .received(c, game, version, at, |lat| shared.record(|w| w.last.record(lat)));
+                self.tracker.received(c, game, version, at, |lat| {
+                    shared.record(|w| w.last.record(lat))
+                });
                 self.ask_legal(c).await;
             }
             "move_ok" => {
-                if let Some(f) = &self.in_flight {
-                    if Some(f.id) == msg.id {
-                        let lat = at.saturating_duration_since(f.due);
-                        self.version = f.version + 1;
-                        self.in_flight = None;
-                        self.shared.record(|w| {
-                            w.ack.record(lat);
-                            w.moves += 1;
-                        });
-                    }
+                if let Some(f) = &self.in_flight
+                    && Some(f.id) == msg.id
+                {
+                    let lat = at.saturating_duration_since(f.due);
+                    self.version = f.version + 1;
+                    self.in_flight = None;
+                    self.shared.record(|w| {
+                        w.ack.record(lat);
+                        w.moves += 1;
+                    });
                 }
             }
             "legal_moves" => {
@@ -226,7 +241,12 @@ impl Room {
                     let rtt = at.saturating_duration_since(asked_at);
                     self.shared.record(|w| w.legal.record(rtt));
                     if asked_v == version && conn.version == version {
-                        let moves = msg.moves.unwrap_or_default().iter().map(|m| m.get().to_owned()).collect();
+                        let moves = msg
+                            .moves
+                            .unwrap_or_default()
+                            .iter()
+                            .map(|m| m.get().to_owned())
+                            .collect();
                         conn.legal = Some((version, moves, at));
                     }
                 }
@@ -240,11 +260,11 @@ impl Room {
                 conn.over = snap.outcome.is_some();
                 conn.legal = None;
                 conn.asked = None;
-                if self.cfg.moves == MoveSource::Local {
-                    if let Ok(view) = serde_json::from_str::<TttView>(snap.view.get()) {
-                        for (i, cell) in view.cells.iter().enumerate().take(9) {
-                            conn.free[i] = cell.is_none();
-                        }
+                if self.cfg.moves == MoveSource::Local
+                    && let Ok(view) = serde_json::from_str::<TttView>(snap.view.get())
+                {
+                    for (i, cell) in view.cells.iter().enumerate().take(9) {
+                        conn.free[i] = cell.is_none();
                     }
                 }
                 self.ask_legal(c).await;
@@ -257,14 +277,14 @@ impl Room {
             "error" => {
                 let code = msg.code.unwrap_or("unknown");
                 self.shared.error(code);
-                if let Some(f) = &self.in_flight {
-                    if msg.id == Some(f.id) || (f.conn == c && code == "stale_version") {
-                        let (game, v) = (self.game, f.version + 1);
-                        self.tracker.forget(game, v);
-                        self.in_flight = None;
-                        self.conns[c].legal = None;
-                        self.ask_legal(c).await;
-                    }
+                if let Some(f) = &self.in_flight
+                    && (msg.id == Some(f.id) || (f.conn == c && code == "stale_version"))
+                {
+                    let (game, v) = (self.game, f.version + 1);
+                    self.tracker.forget(game, v);
+                    self.in_flight = None;
+                    self.conns[c].legal = None;
+                    self.ask_legal(c).await;
                 }
             }
             _ => {}
@@ -282,7 +302,9 @@ impl Room {
         if conn.over || !conn.awaiting.contains(&seat) {
             return;
         }
-        if conn.legal.as_ref().is_some_and(|l| l.0 == conn.version) || conn.asked.is_some_and(|a| a.0 == conn.version) {
+        if conn.legal.as_ref().is_some_and(|l| l.0 == conn.version)
+            || conn.asked.is_some_and(|a| a.0 == conn.version)
+        {
             return;
         }
         let v = conn.version;
@@ -298,13 +320,19 @@ impl Room {
         }
         self.conns.iter().enumerate().find_map(|(i, c)| {
             let seat = c.seat?;
-            if c.game != self.game || c.version != self.version || c.over || !c.awaiting.contains(&seat) {
+            if c.game != self.game
+                || c.version != self.version
+                || c.over
+                || !c.awaiting.contains(&seat)
+            {
                 return None;
             }
             match self.cfg.moves {
                 MoveSource::Local => Some((i, None)),
                 MoveSource::Server => match &c.legal {
-                    Some((v, moves, at)) if *v == self.version && !moves.is_empty() => Some((i, Some(*at))),
+                    Some((v, moves, at)) if *v == self.version && !moves.is_empty() => {
+                        Some((i, Some(*at)))
+                    }
                     _ => None,
                 },
             }
@@ -321,7 +349,9 @@ impl Room {
                 format!("{{\"cell\":{}}}", free[self.rng.below(free.len())])
             }
             MoveSource::Server => {
-                let Some((_, moves, _)) = &self.conns[c].legal else { return };
+                let Some((_, moves, _)) = &self.conns[c].legal else {
+                    return;
+                };
                 moves[self.rng.below(moves.len())].clone()
             }
         };
@@ -333,9 +363,14 @@ impl Room {
             }
             _ => due,
         };
+        let lag = Instant::now().saturating_duration_since(due);
+        self.shared.record(|w| w.lag.record(lag));
         self.next_id += 1;
         let id = self.next_id;
-        let text = format!("{{\"type\":\"move\",\"id\":{id},\"version\":{},\"mv\":{mv}}}", self.version);
+        let text = format!(
+            "{{\"type\":\"move\",\"id\":{id},\"version\":{},\"mv\":{mv}}}",
+            self.version
+        );
         self.in_flight = Some(InFlight {
             id,
             conn: c,
@@ -357,7 +392,8 @@ impl Room {
     async fn play(&mut self) {
         let mut interval = self.shared.interval.clone();
         let mut stop = self.shared.stop.clone();
-        self.schedule.set_interval(*interval.borrow_and_update(), Instant::now());
+        self.schedule
+            .set_interval(*interval.borrow_and_update(), Instant::now());
         let far = Duration::from_secs(3600);
         loop {
             if *stop.borrow() || self.closed {
@@ -368,11 +404,11 @@ impl Room {
             if lost > 0 {
                 self.shared.record(|w| w.lost += lost);
             }
-            if let Some(f) = &self.in_flight {
-                if now.saturating_duration_since(f.due) > crate::play::LOST_AFTER {
-                    self.in_flight = None;
-                    self.shared.record(|w| w.lost += 1);
-                }
+            if let Some(f) = &self.in_flight
+                && now.saturating_duration_since(f.due) > crate::play::LOST_AFTER
+            {
+                self.in_flight = None;
+                self.shared.record(|w| w.lost += 1);
             }
             if self.game_over() {
                 self.shared.record(|w| w.games += 1);
@@ -385,7 +421,8 @@ impl Room {
                 if self.conns.iter().all(|c| c.game == self.game) {
                     self.restarting = None;
                     self.version = 0;
-                    self.shared.record(|w| w.restart.record(now.saturating_duration_since(since)));
+                    self.shared
+                        .record(|w| w.restart.record(now.saturating_duration_since(since)));
                     self.schedule.reanchor(now);
                 } else if now.saturating_duration_since(since) > crate::play::LOST_AFTER {
                     self.shared.error("new_game_timeout");
@@ -438,9 +475,13 @@ async fn setup(shared: &Arc<Shared>, cfg: &RoomCfg, index: usize) -> Result<Room
     .map_err(|e| e.to_string())?;
     let (status, text) = net.http("POST", "/api/tables", Some(&body)).await?;
     if status != 200 && status != 201 {
-        return Err(format!("create table: HTTP {status}: {}", text.chars().take(120).collect::<String>()));
+        return Err(format!(
+            "create table: HTTP {status}: {}",
+            text.chars().take(120).collect::<String>()
+        ));
     }
-    let created: TableCreated = serde_json::from_str(&text).map_err(|e| format!("create table answer: {e}"))?;
+    let created: TableCreated =
+        serde_json::from_str(&text).map_err(|e| format!("create table answer: {e}"))?;
     let (tx, rx) = mpsc::unbounded_channel();
     let n = usize::from(cfg.seats) + cfg.spectators;
     let mut room = Room {
@@ -461,7 +502,11 @@ async fn setup(shared: &Arc<Shared>, cfg: &RoomCfg, index: usize) -> Result<Room
     let until = Instant::now() + Duration::from_secs(60);
     for i in 0..n {
         let player = i < usize::from(cfg.seats);
-        let code = if player { &created.invite_code } else { &created.spectator_code };
+        let code = if player {
+            &created.invite_code
+        } else {
+            &created.spectator_code
+        };
         let ws = net.ws(&format!("/ws/{code}")).await?;
         let (sink, stream) = ws.split();
         spawn_reader(i, stream, tx.clone(), net.counters.clone());
@@ -480,18 +525,26 @@ async fn setup(shared: &Arc<Shared>, cfg: &RoomCfg, index: usize) -> Result<Room
         let hello = ClientMsg::Hello {
             token: (i == 0).then(|| created.token.clone()),
             code: None,
-            name: if player { format!("bot{i}") } else { format!("watcher{i}") },
+            name: if player {
+                format!("bot{i}")
+            } else {
+                format!("watcher{i}")
+            },
         };
         room.send(i, client_json(&hello)).await;
-        room.pump_until("hello", until, |r| r.conns[i].welcomed).await?;
+        room.pump_until("hello", until, |r| r.conns[i].welcomed)
+            .await?;
         if player && i > 0 {
             room.conns[i].welcomed = false;
-            room.send(i, client_json(&ClientMsg::TakeSeat { seat: None })).await;
-            room.pump_until("take_seat", until, |r| r.conns[i].seat.is_some()).await?;
+            room.send(i, client_json(&ClientMsg::TakeSeat { seat: None }))
+                .await;
+            room.pump_until("take_seat", until, |r| r.conns[i].seat.is_some())
+                .await?;
         }
     }
     room.send(0, client_json(&ClientMsg::Start)).await;
-    room.pump_until("start", until, |r| r.conns.iter().all(|c| c.game == 1)).await?;
+    room.pump_until("start", until, |r| r.conns.iter().all(|c| c.game == 1))
+        .await?;
     Ok(room)
 }
 
@@ -516,7 +569,8 @@ pub async fn default_options(net: &crate::net::Net, game: &str) -> Result<(Value
     if status != 200 {
         return Err(format!("GET /api/games: HTTP {status}"));
     }
-    let games: Vec<protocol::api::GameInfo> = serde_json::from_str(&text).map_err(|e| format!("/api/games: {e}"))?;
+    let games: Vec<protocol::api::GameInfo> =
+        serde_json::from_str(&text).map_err(|e| format!("/api/games: {e}"))?;
     let g = games
         .into_iter()
         .find(|g| g.id == game)

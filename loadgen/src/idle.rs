@@ -54,9 +54,11 @@ async fn citytable_spectator(net: &Net, code: &str, i: usize) -> Result<Ws, Stri
         code: None,
         name: format!("idle{i}"),
     };
-    ws.send(Message::text(serde_json::to_string(&hello).map_err(|e| e.to_string())?))
-        .await
-        .map_err(|e| e.to_string())?;
+    ws.send(Message::text(
+        serde_json::to_string(&hello).map_err(|e| e.to_string())?,
+    ))
+    .await
+    .map_err(|e| e.to_string())?;
     let until = Instant::now() + Duration::from_secs(30);
     loop {
         let frame = tokio::time::timeout_at(until, ws.next())
@@ -76,7 +78,8 @@ async fn citytable_spectator(net: &Net, code: &str, i: usize) -> Result<Ws, Stri
 }
 
 fn rss_mib(pid: Option<u32>) -> Option<f64> {
-    pid.and_then(procstat::sample).map(|s| s.rss_kib as f64 / 1024.0)
+    pid.and_then(procstat::sample)
+        .map(|s| s.rss_kib as f64 / 1024.0)
 }
 
 pub async fn run(args: Args) -> Result<(), String> {
@@ -157,7 +160,10 @@ pub async fn run(args: Args) -> Result<(), String> {
     let mut opened = 0usize;
     let mut failed = 0usize;
     let mut rows = Vec::new();
-    println!("{:>8} {:>10} {:>14} {:>16}", "conns", "rss_MiB", "KiB/conn", "KiB/conn+table");
+    println!(
+        "{:>8} {:>10} {:>14} {:>16}",
+        "conns", "rss_MiB", "KiB/conn", "KiB/conn+table"
+    );
     for &step in &steps {
         let t0 = Instant::now();
         let mut handles = Vec::with_capacity(step - opened);

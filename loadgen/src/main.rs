@@ -58,12 +58,17 @@ impl Args {
     }
 
     fn str(&self, key: &str, default: &str) -> String {
-        self.0.get(key).cloned().unwrap_or_else(|| default.to_owned())
+        self.0
+            .get(key)
+            .cloned()
+            .unwrap_or_else(|| default.to_owned())
     }
 
     fn num<T: std::str::FromStr>(&self, key: &str, default: T) -> Result<T, String> {
         match self.0.get(key) {
-            Some(v) => v.parse().map_err(|_| format!("--{key}: not a number: {v:?}")),
+            Some(v) => v
+                .parse()
+                .map_err(|_| format!("--{key}: not a number: {v:?}")),
             None => Ok(default),
         }
     }
@@ -72,7 +77,11 @@ impl Args {
         self.str(key, default)
             .split(',')
             .filter(|s| !s.is_empty())
-            .map(|s| s.trim().parse().map_err(|_| format!("--{key}: bad item {s:?}")))
+            .map(|s| {
+                s.trim()
+                    .parse()
+                    .map_err(|_| format!("--{key}: bad item {s:?}"))
+            })
             .collect()
     }
 }
@@ -123,11 +132,17 @@ fn common(args: &Args) -> Result<(net::Net, Option<u32>, String), String> {
     let sources: Vec<Ipv4Addr> = args.list("sources", "")?;
     let net = net::Net::new(addr, sources)?;
     let pid = match args.0.get("server-pid") {
-        Some(p) => Some(p.parse().map_err(|_| "--server-pid must be a number".to_owned())?),
+        Some(p) => Some(
+            p.parse()
+                .map_err(|_| "--server-pid must be a number".to_owned())?,
+        ),
         None => procstat::pid_listening_on(addr.port()),
     };
     if pid.is_none() {
-        eprintln!("# warning: no server process found for port {}; CPU and RSS will not be reported", addr.port());
+        eprintln!(
+            "# warning: no server process found for port {}; CPU and RSS will not be reported",
+            addr.port()
+        );
     }
     let target = args.str("target", "citytable");
     Ok((net, pid, target))
@@ -143,7 +158,17 @@ async fn play(args: Args) -> Result<(), String> {
         "citytable" => {
             let (options, min_seats, _) = citytable::default_options(&net, &game).await?;
             let seats: u8 = args.num("seats", min_seats)?;
-            let moves = match args.str("moves", if game == "tic-tac-toe" { "local" } else { "server" }).as_str() {
+            let moves = match args
+                .str(
+                    "moves",
+                    if game == "tic-tac-toe" {
+                        "local"
+                    } else {
+                        "server"
+                    },
+                )
+                .as_str()
+            {
                 "local" if game == "tic-tac-toe" => MoveSource::Local,
                 "local" => return Err("--moves local only knows tic-tac-toe".into()),
                 "server" => MoveSource::Server,
@@ -158,9 +183,15 @@ async fn play(args: Args) -> Result<(), String> {
             };
             // The server lets a connection send 20 messages a second; a seat sends
             // one move per `seats` moves (two messages with legal_moves).
-            let per_move = if moves == MoveSource::Server { 2.0 } else { 1.0 };
+            let per_move = if moves == MoveSource::Server {
+                2.0
+            } else {
+                1.0
+            };
             let limit = 20.0 * f64::from(seats) / per_move;
-            let f: RoomFn = Arc::new(move |shared, i, gate| Box::pin(citytable::run_room(shared, cfg.clone(), i, gate)));
+            let f: RoomFn = Arc::new(move |shared, i, gate| {
+                Box::pin(citytable::run_room(shared, cfg.clone(), i, gate))
+            });
             (f, Some(limit))
         }
         "bgio" => {
@@ -177,7 +208,9 @@ async fn play(args: Args) -> Result<(), String> {
                 spectators,
                 run,
             };
-            let f: RoomFn = Arc::new(move |shared, i, gate| Box::pin(bgio::run_room(shared, cfg.clone(), i, gate)));
+            let f: RoomFn = Arc::new(move |shared, i, gate| {
+                Box::pin(bgio::run_room(shared, cfg.clone(), i, gate))
+            });
             (f, None)
         }
         other => return Err(format!("--target {other:?}: citytable or bgio")),
@@ -194,7 +227,10 @@ async fn play(args: Args) -> Result<(), String> {
         setup_timeout: Duration::from_secs_f64(args.num("setup-timeout", 300.0)?),
         server_pid,
         db_pid: match args.0.get("db-pid") {
-            Some(p) => Some(p.parse().map_err(|_| "--db-pid must be a number".to_owned())?),
+            Some(p) => Some(
+                p.parse()
+                    .map_err(|_| "--db-pid must be a number".to_owned())?,
+            ),
             None => None,
         },
         label,

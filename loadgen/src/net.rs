@@ -63,7 +63,9 @@ pub fn check_loopback(addr: IpAddr) -> Result<(), String> {
     if addr.is_loopback() {
         Ok(())
     } else {
-        Err(format!("{addr} is not a loopback address; loadgen only talks to 127.0.0.0/8"))
+        Err(format!(
+            "{addr} is not a loopback address; loadgen only talks to 127.0.0.0/8"
+        ))
     }
 }
 
@@ -94,7 +96,9 @@ impl Net {
             .await
             .map_err(|_| "connect timed out".to_owned())?
             .map_err(|e| format!("connect: {e}"))?;
-        stream.set_nodelay(true).map_err(|e| format!("nodelay: {e}"))?;
+        stream
+            .set_nodelay(true)
+            .map_err(|e| format!("nodelay: {e}"))?;
         Ok(stream)
     }
 
@@ -115,7 +119,12 @@ impl Net {
     }
 
     /// A JSON HTTP request; returns the status and the body.
-    pub async fn http(&self, method: &str, path: &str, body: Option<&str>) -> Result<(u16, String), String> {
+    pub async fn http(
+        &self,
+        method: &str,
+        path: &str,
+        body: Option<&str>,
+    ) -> Result<(u16, String), String> {
         let mut stream = self.tcp().await?;
         let body = body.unwrap_or("");
         let request = format!(
@@ -148,9 +157,10 @@ pub fn parse_response(buf: &[u8]) -> Result<(u16, String), String> {
         .nth(1)
         .and_then(|s| s.parse().ok())
         .ok_or_else(|| "no HTTP status".to_owned())?;
-    let chunked = head
-        .lines()
-        .any(|l| l.to_ascii_lowercase().starts_with("transfer-encoding:") && l.to_ascii_lowercase().contains("chunked"));
+    let chunked = head.lines().any(|l| {
+        l.to_ascii_lowercase().starts_with("transfer-encoding:")
+            && l.to_ascii_lowercase().contains("chunked")
+    });
     if !chunked {
         return Ok((status, body.to_owned()));
     }
@@ -172,7 +182,11 @@ pub fn parse_response(buf: &[u8]) -> Result<(u16, String), String> {
 
 /// A text frame (or the end of a connection) as received, stamped on arrival.
 pub enum Incoming {
-    Text { conn: usize, at: Instant, text: tokio_tungstenite::tungstenite::Utf8Bytes },
+    Text {
+        conn: usize,
+        at: Instant,
+        text: tokio_tungstenite::tungstenite::Utf8Bytes,
+    },
     Closed,
 }
 

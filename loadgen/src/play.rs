@@ -31,6 +31,10 @@ pub struct Window {
     pub ack: Latency,
     /// Due time → the last other connection of the room received the update.
     pub last: Latency,
+    /// How late moves went out (send time − due time): the previous move's update
+    /// arriving after this one was due, timer granularity and generator load. It
+    /// is part of `ack` and `last`, never subtracted.
+    pub lag: Latency,
     /// Round trip of `legal_moves` (kept out of the timed path).
     pub legal: Latency,
     /// From asking for a new game to every connection holding its first state.
@@ -62,7 +66,11 @@ pub struct Shared {
 }
 
 impl Shared {
-    pub fn new(net: Net, interval: watch::Receiver<Option<Duration>>, stop: watch::Receiver<bool>) -> Shared {
+    pub fn new(
+        net: Net,
+        interval: watch::Receiver<Option<Duration>>,
+        stop: watch::Receiver<bool>,
+    ) -> Shared {
         Shared {
             net,
             interval,
@@ -77,10 +85,10 @@ impl Shared {
 
     /// Records into the open window, if one is open.
     pub fn record(&self, f: impl FnOnce(&mut Window)) {
-        if self.recording.load(Ordering::Relaxed) {
-            if let Ok(mut w) = self.window.lock() {
-                f(&mut w);
-            }
+        if self.recording.load(Ordering::Relaxed)
+            && let Ok(mut w) = self.window.lock()
+        {
+            f(&mut w);
         }
     }
 
@@ -153,7 +161,14 @@ impl Tracker {
     /// Connection `conn` received the update of `version` (and so every version
     /// before it). Calls `done` with the due-to-last-recipient latency of each move
     /// for which this was the last connection missing it.
-    pub fn received(&mut self, conn: usize, game: u32, version: u64, at: Instant, mut done: impl FnMut(Duration)) {
+    pub fn received(
+        &mut self,
+        conn: usize,
+        game: u32,
+        version: u64,
+        at: Instant,
+        mut done: impl FnMut(Duration),
+    ) {
         let bit = 1u64 << conn.min(63);
         let mut i = 0;
         while i < self.pending.len() {
@@ -176,7 +191,8 @@ impl Tracker {
 
     /// Forgets a move that was refused.
     pub fn forget(&mut self, game: u32, version: u64) {
-        self.pending.retain(|p| !(p.game == game && p.version == version));
+        self.pending
+            .retain(|p| !(p.game == game && p.version == version));
     }
 
     /// Drops moves older than [`LOST_AFTER`]; returns how many.
@@ -255,7 +271,11 @@ impl Rng {
         x.wrapping_mul(0x2545_F491_4F6C_DD1D)
     }
     pub fn below(&mut self, n: usize) -> usize {
-        if n == 0 { 0 } else { (self.next_u64() % n as u64) as usize }
+        if n == 0 {
+            0
+        } else {
+            (self.next_u64() % n as u64) as usize
+        }
     }
     pub fn unit(&mut self) -> f64 {
         (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
@@ -285,10 +305,24 @@ pub struct RampOpts {
 
 /// A room driver: sets the room up, counts itself ready, then plays until stopped.
 pub type RoomFn = Arc<
-    dyn Fn(Arc<Shared>, usize, Arc<Semaphore>) -> std::pin::Pin<Box<dyn std::future::Future<Output = ()> + Send>>
+    dyn Fn(
+            Arc<Shared>,
+            usize,
+            Arc<Semaphore>,
+        ) -> std::pin::Pin<Box<dyn std::future::Future<Output = ()> + Send>>
         + Send
         + Sync,
 >;
+
+/// The machine's 1-minute load average (other work on a shared machine shows here).
+fn load1() -> Option<f64> {
+    std::fs::read_to_string("/proc/loadavg")
+        .ok()?
+        .split_whitespace()
+        .next()?
+        .parse()
+        .ok()
+}
 
 fn db_pids(db_pid: Option<u32>) -> Vec<u32> {
     match db_pid {
@@ -337,19 +371,36 @@ pub async fn ramp(net: Net, opts: RampOpts, room: RoomFn) -> Result<(), String> 
     let server = opts.server_pid;
     let dbp = db_pids(opts.db_pid);
     println!(
-        "{:>9} {:>9} {:>8} {:>8} {:>8} {:>8} | {:>8} {:>8} {:>8} {:>8} | {:>7} {:>6} {:>8} {:>6} {:>6}",
-        "offered", "achieved", "ack_p50", "ack_p99", "ack_p999", "ack_max", "last_p50", "last_p99", "last_p999", "last_max",
-        "B/move", "cpu", "rss_MiB", "db_cpu", "errors"
+        "{:>9} {:>9} {:>8} {:>8} {:>8} {:>8} | {:>8} {:>8} {:>8} {:>8} | {:>7} {:>6} {:>8} {:>6} {:>6} {:>7} {:>5}",
+        "offered",
+        "achieved",
+        "ack_p50",
+        "ack_p99",
+        "ack_p999",
+        "ack_max",
+        "last_p50",
+        "last_p99",
+        "last_p999",
+        "last_max",
+        "B/move",
+        "cpu",
+        "rss_MiB",
+        "db_cpu",
+        "errors",
+        "lag_p99",
+        "load1"
     );
     let mut outcomes = Vec::new();
     let mut rows = Vec::new();
     let mut failures = 0;
     for &rate in &opts.rates {
         let per_room = rate / ready as f64;
-        if let Some(limit) = opts.per_conn_limit {
-            if per_room > limit {
-                eprintln!("# warning: {per_room:.1} moves/s per room exceeds the {limit:.0}/s a connection may send");
-            }
+        if let Some(limit) = opts.per_conn_limit
+            && per_room > limit
+        {
+            eprintln!(
+                "# warning: {per_room:.1} moves/s per room exceeds the {limit:.0}/s a connection may send"
+            );
         }
         let interval = Duration::from_secs_f64(1.0 / per_room.max(1e-6));
         let _ = interval_tx.send(Some(interval));
@@ -369,16 +420,24 @@ pub async fn ramp(net: Net, opts: RampOpts, room: RoomFn) -> Result<(), String> 
         let ack = w.ack.summary();
         let last = w.last.summary();
         let bytes = (in1 - in0) + (out1 - out0);
-        let per_move = if w.moves > 0 { bytes as f64 / w.moves as f64 } else { 0.0 };
+        let per_move = if w.moves > 0 {
+            bytes as f64 / w.moves as f64
+        } else {
+            0.0
+        };
         let cpu = match (cpu0, cpu1) {
             (Some(a), Some(b)) => Some((b.cpu_seconds - a.cpu_seconds) / secs),
             _ => None,
         };
         let rss_mib = cpu1.map(|s| s.rss_kib as f64 / 1024.0);
-        let db_cpu = if dbp.is_empty() { None } else { Some((db1.cpu_seconds - db0.cpu_seconds) / secs) };
+        let db_cpu = if dbp.is_empty() {
+            None
+        } else {
+            Some((db1.cpu_seconds - db0.cpu_seconds) / secs)
+        };
         let errors: u64 = w.errors.values().sum::<u64>() + w.lost;
         println!(
-            "{:>9.0} {:>9.0} {:>8.3} {:>8.3} {:>8.3} {:>8.3} | {:>8.3} {:>8.3} {:>9.3} {:>8.3} | {:>7.0} {:>6} {:>8} {:>6} {:>6}",
+            "{:>9.0} {:>9.0} {:>8.3} {:>8.3} {:>8.3} {:>8.3} | {:>8.3} {:>8.3} {:>9.3} {:>8.3} | {:>7.0} {:>6} {:>8} {:>6} {:>6} {:>7.3} {:>5.1}",
             rate,
             achieved,
             ack.p50_ms,
@@ -393,7 +452,9 @@ pub async fn ramp(net: Net, opts: RampOpts, room: RoomFn) -> Result<(), String> 
             cpu.map_or("-".into(), |c| format!("{c:.2}")),
             rss_mib.map_or("-".into(), |r| format!("{r:.1}")),
             db_cpu.map_or("-".into(), |c| format!("{c:.2}")),
-            errors
+            errors,
+            w.lag.summary().p99_ms,
+            load1().unwrap_or(0.0)
         );
         let outcome = StepOutcome {
             offered: rate,
@@ -410,6 +471,7 @@ pub async fn ramp(net: Net, opts: RampOpts, room: RoomFn) -> Result<(), String> 
             "games": w.games,
             "ack": ack.to_json(),
             "last_recipient": last.to_json(),
+            "send_lag": w.lag.summary().to_json(),
             "legal_moves_rtt": w.legal.summary().to_json(),
             "new_game": w.restart.summary().to_json(),
             "late_legal": w.late_legal,
@@ -421,6 +483,7 @@ pub async fn ramp(net: Net, opts: RampOpts, room: RoomFn) -> Result<(), String> 
             "server_rss_mib": rss_mib.map(round3),
             "db_cpu_cores": db_cpu.map(round3),
             "holds": outcome.holds(opts.p99_limit_ms, opts.min_ratio),
+            "loadavg_1m": load1(),
         });
         if !w.errors.is_empty() || w.lost > 0 {
             eprintln!("#   errors {:?}, lost {}", w.errors, w.lost);
@@ -447,11 +510,15 @@ pub async fn ramp(net: Net, opts: RampOpts, room: RoomFn) -> Result<(), String> 
             outcomes[i].achieved,
             outcomes[i].p99_ms,
             opts.p99_limit_ms,
-            outcomes
-                .get(i + 1)
-                .map_or("not run".into(), |o| format!("{:.0} offered -> {:.0} achieved, p99 {:.3} ms", o.offered, o.achieved, o.p99_ms))
+            outcomes.get(i + 1).map_or("not run".into(), |o| format!(
+                "{:.0} offered -> {:.0} achieved, p99 {:.3} ms",
+                o.offered, o.achieved, o.p99_ms
+            ))
         ),
-        None => println!("knee ({}): none; the first step already missed p99 <= {} ms", opts.label, opts.p99_limit_ms),
+        None => println!(
+            "knee ({}): none; the first step already missed p99 <= {} ms",
+            opts.label, opts.p99_limit_ms
+        ),
     }
     if let Some(path) = &opts.out {
         let mut text = String::new();
@@ -515,7 +582,10 @@ mod tests {
         t.received(1, 1, 4, t0 + ms(3), |d| got.push(d));
         t.received(1, 2, 5, t0 + ms(3), |d| got.push(d));
         t.received(1, 1, 5, t0 + ms(4), |d| got.push(d));
-        assert!(got.is_empty(), "mover, repeats, older versions and other games do not count");
+        assert!(
+            got.is_empty(),
+            "mover, repeats, older versions and other games do not count"
+        );
         t.received(3, 1, 5, t0 + ms(9), |d| got.push(d));
         assert_eq!(got, vec![ms(9)]);
         assert!(t.is_empty());

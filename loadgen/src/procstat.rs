@@ -108,7 +108,11 @@ pub fn pid_listening_on(port: u16) -> Option<u32> {
     let inode = listening_inode(port)?;
     let target = format!("socket:[{inode}]");
     for entry in fs::read_dir("/proc").ok()?.flatten() {
-        let Some(pid) = entry.file_name().to_str().and_then(|s| s.parse::<u32>().ok()) else {
+        let Some(pid) = entry
+            .file_name()
+            .to_str()
+            .and_then(|s| s.parse::<u32>().ok())
+        else {
             continue;
         };
         let Ok(fds) = fs::read_dir(format!("/proc/{pid}/fd")) else {
