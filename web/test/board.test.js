@@ -210,3 +210,14 @@ test('on a touch screen: tap a spot to preview the tile, tap the preview to rota
   assert.deepEqual(errors, []);
   await ctx.close();
 });
+
+test('a useless card (under a park or factory) can be discarded from the hand', async () => {
+  const { page, errors, ctx } = await open('bigcity-useless', 'player');
+  assert.equal(await page.locator('#my-hand [data-card="45"] .useless-tag').count(), 1);
+  assert.equal(await page.locator('#my-hand [data-discard]').count(), 1, 'only the useless card offers a discard');
+  await page.click('#my-hand [data-discard="45"]');
+  const sent = await page.evaluate(() => /** @type {any} */ (window).sent);
+  assert.deepEqual(sent, [{ type: 'discard_useless', card: 45 }]);
+  assert.deepEqual(errors, []);
+  await ctx.close();
+});
