@@ -190,6 +190,25 @@ impl Drop for Fresh {
 
 // ----- the server process -----
 
+/// The `citytable` binary: the one cargo built for this test, else `CITYTABLE_BIN`,
+/// else the one next to the running executable (e.g. `target/release/citytable`).
+pub fn server_bin() -> PathBuf {
+    if let Some(p) = option_env!("CARGO_BIN_EXE_citytable") {
+        return PathBuf::from(p);
+    }
+    if let Some(p) = std::env::var_os("CITYTABLE_BIN") {
+        return PathBuf::from(p);
+    }
+    let exe = std::env::current_exe().expect("current exe");
+    let dir = exe.parent().expect("exe dir");
+    let dir = if dir.ends_with("deps") {
+        dir.parent().expect("target dir")
+    } else {
+        dir
+    };
+    dir.join("citytable")
+}
+
 /// The `citytable` binary running as a child process, its output captured line by line.
 pub struct Proc {
     child: Child,
@@ -209,7 +228,7 @@ impl Proc {
         bot_delay_ms: u64,
         log: Arc<Mutex<Vec<String>>>,
     ) -> Proc {
-        let mut cmd = Command::new(env!("CARGO_BIN_EXE_citytable"));
+        let mut cmd = Command::new(server_bin());
         cmd.env("PORT", port.to_string())
             .env("DATA_DIR", data_dir)
             .env("BOT_DELAY_MS", bot_delay_ms.to_string())
@@ -596,6 +615,11 @@ pub struct World {
     pub stop: AtomicBool,
     pub moves_sent: AtomicU64,
     pub reconnects: AtomicU64,
+    /// Bumped to make every client drop its connection and reconnect.
+    pub drops: AtomicU64,
+    /// Seated clients say something every this many milliseconds (0: never).
+    pub chat_every_ms: AtomicU64,
+    pub chats: AtomicU64,
 }
 
 impl World {
@@ -606,6 +630,9 @@ impl World {
             stop: AtomicBool::new(false),
             moves_sent: AtomicU64::new(0),
             reconnects: AtomicU64::new(0),
+            drops: AtomicU64::new(0),
+            chat_every_ms: AtomicU64::new(0),
+            chats: AtomicU64::new(0),
         })
     }
     fn url(&self, code: &str) -> Option<String> {
@@ -648,6 +675,8 @@ pub async fn play(
             continue;
         };
         let epoch = world.epoch.load(Ordering::SeqCst);
+        let drops = world.drops.load(Ordering::SeqCst);
+        let mut last_chat = tokio::time::Instant::now();
         if !first {
             world.reconnects.fetch_add(1, Ordering::SeqCst);
         }
@@ -669,6 +698,18 @@ pub async fn play(
         loop {
             if world.stop.load(Ordering::SeqCst) {
                 return;
+            }
+            if world.drops.load(Ordering::SeqCst) != drops {
+                let _ = c.ws.close(None).await;
+                break;
+            }
+            let every = world.chat_every_ms.load(Ordering::SeqCst);
+            if seat.is_some() && every > 0 && last_chat.elapsed() >= Duration::from_millis(every) {
+                last_chat = tokio::time::Instant::now();
+                world.chats.fetch_add(1, Ordering::SeqCst);
+                if !c.send(&json!({"type": "chat", "text": "still here"})).await {
+                    break;
+                }
             }
             let m = match c.next_within(Duration::from_secs(3)).await {
                 Ok(m) => m,
@@ -695,13 +736,13 @@ pub async fn play(
                     if !snapshot_seen && epoch > 0 {
                         rec.snapshots_after_restart.fetch_add(1, Ordering::SeqCst);
                         let floor = rec.floors.lock().unwrap().get(&epoch).copied();
-                        if let Some(floor) = floor {
-                            if version < floor {
-                                rec.violation(format!(
-                                    "{} {viewer}: after restart {epoch} the snapshot is at version {version}, but version {floor} was acknowledged before",
-                                    rec.invite
-                                ));
-                            }
+                        if let Some(floor) = floor
+                            && version < floor
+                        {
+                            rec.violation(format!(
+                                "{} {viewer}: after restart {epoch} the snapshot is at version {version}, but version {floor} was acknowledged before",
+                                rec.invite
+                            ));
                         }
                     }
                     snapshot_seen = true;
@@ -754,12 +795,12 @@ pub async fn play(
                                 ));
                             }
                             let mut acked = rec.acked.lock().unwrap();
-                            if let Some(prev) = acked.get(&v) {
-                                if *prev != (seat.unwrap_or(u64::MAX), mv.clone()) {
-                                    rec.violation(format!(
-                                        "two different moves acknowledged at version {v}"
-                                    ));
-                                }
+                            if let Some(prev) = acked.get(&v)
+                                && *prev != (seat.unwrap_or(u64::MAX), mv.clone())
+                            {
+                                rec.violation(format!(
+                                    "two different moves acknowledged at version {v}"
+                                ));
                             }
                             acked.insert(v, (seat.unwrap_or(u64::MAX), mv));
                             rec.saw(v);
@@ -818,13 +859,16 @@ pub async fn play(
                 }
                 _ => {}
             }
-            if let Some(s) = seat {
-                if !asked && pending.is_empty() && view.is_some() && awaiting.contains(&s) {
-                    if !c.send(&json!({"type": "legal_moves"})).await {
-                        break;
-                    }
-                    asked = true;
+            if let Some(s) = seat
+                && !asked
+                && pending.is_empty()
+                && view.is_some()
+                && awaiting.contains(&s)
+            {
+                if !c.send(&json!({"type": "legal_moves"})).await {
+                    break;
                 }
+                asked = true;
             }
         }
         tokio::time::sleep(Duration::from_millis(20)).await;
@@ -853,10 +897,10 @@ pub async fn big_city_table(addr: SocketAddr) -> (Arc<TableRec>, String, String)
     guest.send(&json!({"type": "take_seat", "seat": 1})).await;
     let guest_token = loop {
         let w = guest.recv_type("welcome").await;
-        if let Some(t) = w["you"]["token"].as_str() {
-            if w["you"]["seat"] == 1 {
-                break t.to_owned();
-            }
+        if let Some(t) = w["you"]["token"].as_str()
+            && w["you"]["seat"] == 1
+        {
+            break t.to_owned();
         }
     };
     host.send(&json!({"type": "add_bot", "seat": 2, "level": "random"}))
