@@ -135,9 +135,18 @@ test('two players and a spectator play Big City', async () => {
   await cleo.page.waitForSelector(`button.stack[data-stack="${stackNo}"][data-count="${before - 1}"]`);
   await assertNoFaces(cleo.page);
 
-  // Mid-game screens for a player and for the spectator.
+  // Mid-game screens for a player and for spectators (one arriving now, on a desktop).
   await shot(ana.page, 'board-player');
   await shot(cleo.page, 'board-spectator-phone');
+  const dana = await browser.person();
+  await dana.page.goto(/** @type {string} */ (links.spectate));
+  await giveName(dana.page, 'Dana');
+  await waitPlaying(dana.page);
+  await dana.page.waitForSelector('svg.city .building');
+  await assertNoFaces(dana.page);
+  assert.equal(await dana.page.locator('[data-hand-seat] [data-back]').count(), 10, 'both hands as backs');
+  await shot(dana.page, 'board-spectator');
+  await dana.ctx.close();
 
   // A click on a property the player does not hold says so and sends nothing.
   const player = await pageToPlay([ana.page, bruno.page]);
