@@ -155,6 +155,10 @@ struct Live {
     state: Box<dyn ErasedGame>,
     /// Number of log entries.
     version: u64,
+    /// Version at which the current decision period began (see [`Live::is_stale`]).
+    period_start: u64,
+    /// Per seat: the version right after that seat's latest own move.
+    moved_at: Vec<u64>,
     /// The view each connected viewer last got (at `version`).
     views: HashMap<Viewer, Value>,
     timer: Option<Timer>,
@@ -199,24 +203,45 @@ pub struct Room {
     chat: VecDeque<ChatLine>,
 }
 
+impl Live {
+    /// A game at `version` (its number of log entries).
+    fn new(game: &GameRow, state: Box<dyn ErasedGame>, setup: &SetupDoc, version: u64) -> Live {
+        let seats = usize::from(setup.seats);
+        Live {
+            id: game.id,
+            number: game.number,
+            bot_rng: GameRng::new(bot_seed(setup.seed)),
+            state,
+            version,
+            // Where the current period began is unknown after a replay: count it
+            // from here, so only moves made on the rebuilt state are accepted.
+            period_start: version,
+            moved_at: vec![0; seats],
+            views: HashMap::new(),
+            timer: None,
+            bot_due: None,
+            timeouts_in_row: vec![0; seats],
+            dirty: false,
+        }
+    }
+
+    /// A move made on `version` is stale when anything it could depend on changed
+    /// since: a new decision period began, or the same seat moved again. Other seats'
+    /// decisions in the same period (simultaneous rounds, trade answers) don't make
+    /// it stale, so players deciding at once don't refuse each other's moves; the game
+    /// itself refuses a second decision of one seat in one round.
+    fn is_stale(&self, seat: Seat, version: u64) -> bool {
+        let own_last = self.moved_at.get(usize::from(seat)).copied().unwrap_or(0);
+        version > self.version || version < self.period_start || version < own_last
+    }
+}
+
 fn live_from(kind: &dyn GameKind, game: &GameRow, moves: &[MoveRow]) -> Result<Live, String> {
     let setup: SetupDoc =
         serde_json::from_value(game.setup.clone()).map_err(|e| format!("setup: {e}"))?;
     let entries: Vec<Value> = moves.iter().map(|m| m.entry.clone()).collect();
     let state = kind.replay(&setup, &entries)?;
-    let seats = usize::from(setup.seats);
-    Ok(Live {
-        id: game.id,
-        number: game.number,
-        bot_rng: GameRng::new(bot_seed(setup.seed)),
-        state,
-        version: moves.len() as u64,
-        views: HashMap::new(),
-        timer: None,
-        bot_due: None,
-        timeouts_in_row: vec![0; seats],
-        dirty: false,
-    })
+    Ok(Live::new(game, state, &setup, moves.len() as u64))
 }
 
 impl Room {
@@ -1076,18 +1101,7 @@ impl Room {
             self.status = TableStatus::Playing;
         }
         self.games_played = row.number;
-        self.live = Some(Live {
-            id: row.id,
-            number: row.number,
-            bot_rng: GameRng::new(bot_seed(setup.seed)),
-            timeouts_in_row: vec![0; usize::from(setup.seats)],
-            state,
-            version: 0,
-            views: HashMap::new(),
-            timer: None,
-            bot_due: None,
-            dirty: false,
-        });
+        self.live = Some(Live::new(&row, state, &setup, 0));
         tracing::info!(table = %self.id, game = %row.id, number = row.number, "game started");
         self.schedule();
         self.broadcast_table();
@@ -1118,9 +1132,9 @@ impl Room {
         let Some(live) = self.live.as_ref() else {
             return Ok(());
         };
-        // A move made on another version is stale whatever else is true of it:
-        // the client must look at the game again (resync) before deciding.
-        if version != live.version {
+        // A stale move is stale whatever else is true of it: the client must look at
+        // the game again (resync) before deciding.
+        if live.is_stale(seat, version) {
             return refuse(
                 ErrorCode::StaleVersion,
                 &format!(
@@ -1225,6 +1239,12 @@ impl Room {
         let previous = live.state.awaiting();
         live.state = applied.state;
         live.version += 1;
+        if live.state.awaiting().period != previous.period {
+            live.period_start = live.version;
+        }
+        if let Some(slot) = mover.and_then(|seat| live.moved_at.get_mut(usize::from(seat))) {
+            *slot = live.version;
+        }
         let outcome = live.state.outcome();
 
         // Timeout streaks (ruling O1): a seat's own move ends its streak.

@@ -220,3 +220,51 @@ both_stores!(
     hidden_until_reveal,
     a_decision_stays_hidden_until_the_reveal
 );
+
+/// Players deciding at once don't make each other's moves stale: a decision made on
+/// the round's first version is accepted after another seat's decision landed, while
+/// a move made before the seat's own latest move, or before the round began, is stale.
+async fn simultaneous_decisions_are_not_stale(db: &TestDb) {
+    let srv = TestServer::start(db).await;
+    let (invite, _spectate, token) = srv.create_table("my-city", 2, false).await;
+    let mut host = srv.join(&invite, "Host", Some(&token)).await;
+    let mut guest = srv.join(&invite, "Guest", None).await;
+    guest.send(&json!({"type": "take_seat", "seat": 1})).await;
+    assert_eq!(guest.recv_type("welcome").await["you"]["seat"], 1);
+    host.send(&json!({"type": "start"})).await;
+    assert_eq!(host.recv_type("snapshot").await["game"]["version"], 0);
+    assert_eq!(guest.recv_type("snapshot").await["game"]["version"], 0);
+
+    let placement = |c: &Value| {
+        c["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|m| m["type"] == "place")
+            .expect("a placement")
+            .clone()
+    };
+    host.send(&json!({"type": "legal_moves"})).await;
+    let host_move = placement(&host.recv_type("legal_moves").await);
+    guest.send(&json!({"type": "legal_moves"})).await;
+    let guest_move = placement(&guest.recv_type("legal_moves").await);
+
+    host.send(&json!({"type": "move", "id": 1, "version": 0, "mv": host_move}))
+        .await;
+    assert_eq!(host.recv_type("move_ok").await["version"], 1);
+    // The guest decided on version 0 too, before seeing the host's decision.
+    guest
+        .send(&json!({"type": "move", "id": 2, "version": 0, "mv": guest_move}))
+        .await;
+    let ok = guest.recv_type("move_ok").await;
+    assert_eq!(ok["id"], 2);
+    assert_eq!(ok["version"], 2, "both decisions are in the log");
+
+    // The round was revealed: a move made on the old round is stale.
+    host.send(&json!({"type": "move", "id": 3, "version": 1, "mv": {"type": "pass"}}))
+        .await;
+    let err = host.expect_error("stale_version").await;
+    assert_eq!(err["id"], 3);
+    srv.stop().await;
+}
+both_stores!(simultaneous_not_stale, simultaneous_decisions_are_not_stale);
