@@ -9,15 +9,13 @@ export type AwaitingInfo = { seats: Array<number>,
  */
 timer_ms?: number, };
 
-export type BotLevel = "random" | "greedy";
-
-export type BuildingView = { piece: Piece, 
+export type BigCityBuildingView = { piece: BigCityPiece, 
 /**
  * Property numbers covered.
  */
 cells: Array<number>, owner: number, points: number, };
 
-export type CellView = { property: number, x: number, y: number, 
+export type BigCityCellView = { property: number, x: number, y: number, 
 /**
  * G5.
  */
@@ -26,6 +24,160 @@ outskirts: boolean,
  * Index into [`View::buildings`] of what covers it.
  */
 building: number | null, };
+
+export type BigCityEndReason = "city_complete" | "all_passed";
+
+export type BigCityEvent = { text: string, kind: BigCityEventKind, };
+
+export type BigCityEventKind = { "type": "turn_started", seat: number, } | { "type": "neighborhood_placed", seat: number, neighborhood: number, x: number, y: number, rotation: number, } | { "type": "built", seat: number, piece: BigCityPiece, cells: Array<number>, points: number, } | { "type": "streetcar_placed", seat: number, segment: BigCitySegment, } | { "type": "useless_discarded", seat: number, card: number, } | { "type": "exchanged", seat: number, stacks: Array<number>, } | { "type": "drew", seat: number, stack: number, } | { "type": "draws_skipped", seat: number, count: number, } | { "type": "passed", seat: number, } | { "type": "timed_out", seat: number, } | { "type": "trade_offered", seat: number, neighborhoods: Array<number>, wanted: Array<number>, } | { "type": "trade_answered", seat: number, count: number, } | { "type": "trade_answers_revealed", answers: Array<BigCityTradeAnswerView>, } | { "type": "traded", from: number, to: number, given: number, received: number, } | { "type": "trade_failed", seat: number, } | { "type": "game_over", reason: BigCityEndReason, scores: Array<number>, winners: Array<number>, };
+
+export type BigCityHandView = { seat: number, count: number, 
+/**
+ * Card backs: how many cards from each stack, index 0 = stack 1 .. index 7 = stack 8.
+ */
+backs: Array<number>, 
+/**
+ * Faces, only in the holder's own view.
+ */
+cards: Array<number> | null, };
+
+export type BigCityMove = { "type": "place_neighborhood", neighborhood: number, x: number, y: number, rotation: number, } | { "type": "build", piece: BigCityPiece, cells: Array<number>, } | { "type": "streetcar", segment: BigCitySegment, } | { "type": "done" } | { "type": "exchange", cards: Array<number>, } | { "type": "pass" } | { "type": "discard_useless", card: number, } | { "type": "draw", stack: number, } | { "type": "trade_offer", cards: Array<number>, wanted: Array<number>, } | { "type": "trade_answer", cards: Array<number>, } | { "type": "trade_accept", picks: Array<BigCityTradePick>, };
+
+export type BigCityOptions = { 
+/**
+ * A7: the "trade cards" action.
+ */
+trade_cards: boolean, 
+/**
+ * A7: how long the other seats have to answer a trade offer, in milliseconds.
+ */
+trade_window_ms: number, 
+/**
+ * C5: useless cards may not be discarded for free; only exchanged.
+ */
+useless_must_be_exchanged: boolean, 
+/**
+ * S5: the streetcar line is one simple path (German rule).
+ */
+single_streetcar_line: boolean, 
+/**
+ * S6: every streetcar must border a property holding a building, park or factory.
+ */
+limited_streetcar_line: boolean, 
+/**
+ * C4: draw only from stacks of neighborhoods already in the city.
+ */
+limited_card_drawing: boolean, };
+
+export type BigCityPhase = { "type": "starting_city", seat: number, neighborhoods: Array<number>, } | { "type": "action", seat: number, } | { "type": "second_streetcar", seat: number, } | { "type": "drawing", seat: number, remaining: number, } | { "type": "trade_answers", seat: number, window_ms: number, } | { "type": "trade_accept", seat: number, } | { "type": "trade_exchange", seat: number, } | { "type": "game_over", reason: BigCityEndReason, };
+
+export type BigCityPiece = "residence_single" | "residence_double" | "residence_triple" | "business_single" | "business_double" | "business_triple" | "city_hall" | "church" | "cinema" | "post_office" | "bank" | "shopping_center" | "lincoln_park" | "central_park" | "stanford_corporation" | "rockwell_industries";
+
+export type BigCitySegment = { x1: number, y1: number, x2: number, y2: number, };
+
+export type BigCitySupplyView = { piece: BigCityPiece, left: number, };
+
+export type BigCityTileCell = { property: number, x: number, y: number, };
+
+export type BigCityTileView = { neighborhood: number, x: number, y: number, rotation: number, 
+/**
+ * Its properties with their cells (row by row of the base orientation).
+ */
+cells: Array<BigCityTileCell>, };
+
+export type BigCityTradeAnswerView = { seat: number, 
+/**
+ * Neighborhoods (card backs) of the answer cards, in answer order (pick by index).
+ */
+neighborhoods: Array<number>, };
+
+export type BigCityTradePick = { give: number, seat: number, index: number, };
+
+export type BigCityTradeView = { seat: number, 
+/**
+ * Neighborhoods of the offered cards.
+ */
+offered: Array<number>, 
+/**
+ * The offered card faces, only in the offering seat's own view.
+ */
+offered_cards: Array<number> | null, wanted: Array<number>, 
+/**
+ * Seats that answered so far (answers are revealed when the window closes).
+ */
+answered: Array<number>, 
+/**
+ * Seats still to answer.
+ */
+waiting: Array<number>, 
+/**
+ * Filled once every answer is in.
+ */
+answers: Array<BigCityTradeAnswerView>, };
+
+export type BigCityView = { 
+/**
+ * The viewing seat, `None` for spectators.
+ */
+viewer: number | null, seats: number, options: BigCityOptions, 
+/**
+ * Cards a hand is refilled to by an exchange (5, or 6 with five players).
+ */
+hand_size: number, first_seat: number, phase: BigCityPhase, 
+/**
+ * The seat whose turn it is (also during others' trade answers); `None` when over.
+ */
+turn: number | null, 
+/**
+ * Placed tiles in placement order.
+ */
+tiles: Array<BigCityTileView>, 
+/**
+ * Every placed property.
+ */
+cells: Array<BigCityCellView>, 
+/**
+ * Neighborhoods not yet in the city.
+ */
+unplaced: Array<number>, buildings: Array<BigCityBuildingView>, streetcars: Array<BigCitySegment>, streetcars_left: number, supply: Array<BigCitySupplyView>, 
+/**
+ * Points per seat.
+ */
+scores: Array<number>, hands: Array<BigCityHandView>, 
+/**
+ * Cards left in each stack, index 0 = stack 1.
+ */
+stacks: Array<number>, 
+/**
+ * Face-up discards (played and useless cards), oldest first.
+ */
+discards: Array<number>, 
+/**
+ * Cards drawn this turn from each stack (C4 limit is 2), index 0 = stack 1.
+ */
+drawn_this_turn: Array<number>, 
+/**
+ * Stacks the active seat may draw from now (when drawing).
+ */
+drawable: Array<number>, 
+/**
+ * Useless cards discarded this turn, to be replaced at its end.
+ */
+useless_discarded: number, passes_in_a_row: number, 
+/**
+ * O1: timed-out turns in a row, per seat.
+ */
+timeouts_in_a_row: Array<number>, trade: BigCityTradeView | null, 
+/**
+ * Number of turns played (a turn = one seat's action).
+ */
+turn_number: number, 
+/**
+ * Winners, once over (F3).
+ */
+winners: Array<number>, };
+
+export type BotLevel = "random" | "greedy";
 
 export type ChatLine = { name: string, seat?: number, text: string, 
 /**
@@ -51,13 +203,7 @@ export type CreateTable = { game: string, settings: TableSettings,
  */
 name: string, };
 
-export type EndReason = "city_complete" | "all_passed";
-
 export type ErrorCode = "bad_message" | "frame_too_large" | "rate_limited" | "hello_first" | "no_such_table" | "bad_token" | "not_host" | "seat_taken" | "not_seated" | "no_spectators" | "wrong_status" | "bad_settings" | "stale_version" | "not_your_turn" | "illegal_move" | "bad_move" | "bad_chat" | "try_again" | "bad_name" | "no_such_seat" | "spectator";
-
-export type Event = { text: string, kind: EventKind, };
-
-export type EventKind = { "type": "turn_started", seat: number, } | { "type": "neighborhood_placed", seat: number, neighborhood: number, x: number, y: number, rotation: number, } | { "type": "built", seat: number, piece: Piece, cells: Array<number>, points: number, } | { "type": "streetcar_placed", seat: number, segment: Segment, } | { "type": "useless_discarded", seat: number, card: number, } | { "type": "exchanged", seat: number, stacks: Array<number>, } | { "type": "drew", seat: number, stack: number, } | { "type": "draws_skipped", seat: number, count: number, } | { "type": "passed", seat: number, } | { "type": "timed_out", seat: number, } | { "type": "trade_offered", seat: number, neighborhoods: Array<number>, wanted: Array<number>, } | { "type": "trade_answered", seat: number, count: number, } | { "type": "trade_answers_revealed", answers: Array<TradeAnswerView>, } | { "type": "traded", from: number, to: number, given: number, received: number, } | { "type": "trade_failed", seat: number, } | { "type": "game_over", reason: EndReason, scores: Array<number>, winners: Array<number>, };
 
 export type GameInfo = { 
 /**
@@ -84,18 +230,6 @@ export type GameSnapshot = { version: number,
  * The game's view for this recipient (game-specific).
  */
 view: unknown, awaiting: AwaitingInfo, outcome?: Outcome, };
-
-export type HandView = { seat: number, count: number, 
-/**
- * Card backs: how many cards from each stack, index 0 = stack 1 .. index 7 = stack 8.
- */
-backs: Array<number>, 
-/**
- * Faces, only in the holder's own view.
- */
-cards: Array<number> | null, };
-
-export type Move = { "type": "place_neighborhood", neighborhood: number, x: number, y: number, rotation: number, } | { "type": "build", piece: Piece, cells: Array<number>, } | { "type": "streetcar", segment: Segment, } | { "type": "done" } | { "type": "exchange", cards: Array<number>, } | { "type": "pass" } | { "type": "discard_useless", card: number, } | { "type": "draw", stack: number, } | { "type": "trade_offer", cards: Array<number>, wanted: Array<number>, } | { "type": "trade_answer", cards: Array<number>, } | { "type": "trade_accept", picks: Array<TradePick>, };
 
 export type MyCityAction = "place" | "pass" | "end_participation";
 
@@ -295,32 +429,6 @@ export type Occupant = { "kind": "empty" } | { "kind": "human", name: string, co
  */
 away: boolean, } | { "kind": "bot", level: BotLevel, };
 
-export type Options = { 
-/**
- * A7: the "trade cards" action.
- */
-trade_cards: boolean, 
-/**
- * A7: how long the other seats have to answer a trade offer, in milliseconds.
- */
-trade_window_ms: number, 
-/**
- * C5: useless cards may not be discarded for free; only exchanged.
- */
-useless_must_be_exchanged: boolean, 
-/**
- * S5: the streetcar line is one simple path (German rule).
- */
-single_streetcar_line: boolean, 
-/**
- * S6: every streetcar must border a property holding a building, park or factory.
- */
-limited_streetcar_line: boolean, 
-/**
- * C4: draw only from stacks of neighborhoods already in the city.
- */
-limited_card_drawing: boolean, };
-
 export type Outcome = { 
 /**
  * Final score of each seat, indexed by seat.
@@ -331,15 +439,9 @@ scores: Array<number>,
  */
 winners: Array<number>, };
 
-export type Phase = { "type": "starting_city", seat: number, neighborhoods: Array<number>, } | { "type": "action", seat: number, } | { "type": "second_streetcar", seat: number, } | { "type": "drawing", seat: number, remaining: number, } | { "type": "trade_answers", seat: number, window_ms: number, } | { "type": "trade_accept", seat: number, } | { "type": "trade_exchange", seat: number, } | { "type": "game_over", reason: EndReason, };
-
-export type Piece = "residence_single" | "residence_double" | "residence_triple" | "business_single" | "business_double" | "business_triple" | "city_hall" | "church" | "cinema" | "post_office" | "bank" | "shopping_center" | "lincoln_park" | "central_park" | "stanford_corporation" | "rockwell_industries";
-
 export type PublicTable = { invite_code: string, game: string, status: TableStatus, seats: number, seats_taken: number, spectators_allowed: boolean, host_name: string, };
 
 export type SeatInfo = { seat: number, occupant: Occupant, };
-
-export type Segment = { x1: number, y1: number, x2: number, y2: number, };
 
 export type ServerMsg = { "type": "welcome", you: You, table: TableInfo, } | { "type": "table", table: TableInfo, } | { "type": "snapshot", game: GameSnapshot, } | { "type": "update", version: number, 
 /**
@@ -354,8 +456,6 @@ patch: unknown[], awaiting: AwaitingInfo, outcome?: Outcome, } | { "type": "move
  * The game's own code when `code` is `illegal_move` (`not_adjacent`, ...).
  */
 rule?: string, };
-
-export type SupplyView = { piece: Piece, left: number, };
 
 export type TableCreated = { 
 /**
@@ -416,106 +516,6 @@ export type TicTacToeView = {
  * Each cell's owner, row by row.
  */
 cells: [number | null, number | null, number | null, number | null, number | null, number | null, number | null, number | null, number | null], to_move: number | null, winner: number | null, };
-
-export type TileCell = { property: number, x: number, y: number, };
-
-export type TileView = { neighborhood: number, x: number, y: number, rotation: number, 
-/**
- * Its properties with their cells (row by row of the base orientation).
- */
-cells: Array<TileCell>, };
-
-export type TradeAnswerView = { seat: number, 
-/**
- * Neighborhoods (card backs) of the answer cards, in answer order (pick by index).
- */
-neighborhoods: Array<number>, };
-
-export type TradePick = { give: number, seat: number, index: number, };
-
-export type TradeView = { seat: number, 
-/**
- * Neighborhoods of the offered cards.
- */
-offered: Array<number>, 
-/**
- * The offered card faces, only in the offering seat's own view.
- */
-offered_cards: Array<number> | null, wanted: Array<number>, 
-/**
- * Seats that answered so far (answers are revealed when the window closes).
- */
-answered: Array<number>, 
-/**
- * Seats still to answer.
- */
-waiting: Array<number>, 
-/**
- * Filled once every answer is in.
- */
-answers: Array<TradeAnswerView>, };
-
-export type View = { 
-/**
- * The viewing seat, `None` for spectators.
- */
-viewer: number | null, seats: number, options: Options, 
-/**
- * Cards a hand is refilled to by an exchange (5, or 6 with five players).
- */
-hand_size: number, first_seat: number, phase: Phase, 
-/**
- * The seat whose turn it is (also during others' trade answers); `None` when over.
- */
-turn: number | null, 
-/**
- * Placed tiles in placement order.
- */
-tiles: Array<TileView>, 
-/**
- * Every placed property.
- */
-cells: Array<CellView>, 
-/**
- * Neighborhoods not yet in the city.
- */
-unplaced: Array<number>, buildings: Array<BuildingView>, streetcars: Array<Segment>, streetcars_left: number, supply: Array<SupplyView>, 
-/**
- * Points per seat.
- */
-scores: Array<number>, hands: Array<HandView>, 
-/**
- * Cards left in each stack, index 0 = stack 1.
- */
-stacks: Array<number>, 
-/**
- * Face-up discards (played and useless cards), oldest first.
- */
-discards: Array<number>, 
-/**
- * Cards drawn this turn from each stack (C4 limit is 2), index 0 = stack 1.
- */
-drawn_this_turn: Array<number>, 
-/**
- * Stacks the active seat may draw from now (when drawing).
- */
-drawable: Array<number>, 
-/**
- * Useless cards discarded this turn, to be replaced at its end.
- */
-useless_discarded: number, passes_in_a_row: number, 
-/**
- * O1: timed-out turns in a row, per seat.
- */
-timeouts_in_a_row: Array<number>, trade: TradeView | null, 
-/**
- * Number of turns played (a turn = one seat's action).
- */
-turn_number: number, 
-/**
- * Winners, once over (F3).
- */
-winners: Array<number>, };
 
 export type You = { 
 /**

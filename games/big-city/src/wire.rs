@@ -13,6 +13,7 @@ use ts_rs::TS;
 /// the plain English game.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(default)]
+#[ts(rename = "BigCityOptions")]
 pub struct Options {
     /// A7: the "trade cards" action.
     pub trade_cards: bool,
@@ -44,6 +45,7 @@ impl Default for Options {
 /// Every piece that can be placed on properties.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, TS)]
 #[serde(rename_all = "snake_case")]
+#[ts(rename = "BigCityPiece")]
 pub enum Piece {
     ResidenceSingle,
     ResidenceDouble,
@@ -70,6 +72,7 @@ pub enum Piece {
 /// A street segment named by its two end points (grid vertices); `(x1, y1)` is the
 /// top/left end. Cell `(x, y)` spans vertices `x..x+1`, `y..y+1`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, TS)]
+#[ts(rename = "BigCitySegment")]
 pub struct Segment {
     pub x1: i16,
     pub y1: i16,
@@ -80,6 +83,7 @@ pub struct Segment {
 /// One card accepted in a trade: the active seat gives `give` (one of its offered
 /// cards) for answer card number `index` of `seat`'s answer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
+#[ts(rename = "BigCityTradePick")]
 pub struct TradePick {
     pub give: u8,
     pub seat: u8,
@@ -89,6 +93,7 @@ pub struct TradePick {
 /// One atomic step of a turn.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
 #[serde(tag = "type", rename_all = "snake_case")]
+#[ts(rename = "BigCityMove")]
 pub enum Move {
     /// Starting-city round (F1) or action A4: place a neighborhood tile (G2, G6).
     /// `(x, y)` is the top-left cell of the rotated tile; rotation 0/90/180/270 clockwise.
@@ -126,6 +131,7 @@ pub enum Move {
 
 /// A neighborhood tile in the city.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[ts(rename = "BigCityTileView")]
 pub struct TileView {
     pub neighborhood: u8,
     pub x: i16,
@@ -137,6 +143,7 @@ pub struct TileView {
 
 /// One property of a tile and the cell it lies on.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[ts(rename = "BigCityTileCell")]
 pub struct TileCell {
     pub property: u8,
     pub x: i16,
@@ -145,6 +152,7 @@ pub struct TileCell {
 
 /// One property of the city.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[ts(rename = "BigCityCellView")]
 pub struct CellView {
     pub property: u8,
     pub x: i16,
@@ -157,6 +165,7 @@ pub struct CellView {
 
 /// A placed building, park or factory.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[ts(rename = "BigCityBuildingView")]
 pub struct BuildingView {
     pub piece: Piece,
     /// Property numbers covered.
@@ -167,6 +176,7 @@ pub struct BuildingView {
 
 /// Pieces of one kind still in the supply.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[ts(rename = "BigCitySupplyView")]
 pub struct SupplyView {
     pub piece: Piece,
     pub left: u8,
@@ -174,6 +184,7 @@ pub struct SupplyView {
 
 /// One seat's hand as the viewer may see it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[ts(rename = "BigCityHandView")]
 pub struct HandView {
     pub seat: u8,
     pub count: u8,
@@ -185,6 +196,7 @@ pub struct HandView {
 
 /// One seat's answer to a trade offer, by neighborhood only.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[ts(rename = "BigCityTradeAnswerView")]
 pub struct TradeAnswerView {
     pub seat: u8,
     /// Neighborhoods (card backs) of the answer cards, in answer order (pick by index).
@@ -193,6 +205,7 @@ pub struct TradeAnswerView {
 
 /// A trade in progress (A7).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[ts(rename = "BigCityTradeView")]
 pub struct TradeView {
     pub seat: u8,
     /// Neighborhoods of the offered cards.
@@ -211,6 +224,7 @@ pub struct TradeView {
 /// Whose decision and of what kind.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(tag = "type", rename_all = "snake_case")]
+#[ts(rename = "BigCityPhase")]
 pub enum Phase {
     /// F1: `seat` places one of `neighborhoods`.
     StartingCity { seat: u8, neighborhoods: Vec<u8> },
@@ -233,6 +247,7 @@ pub enum Phase {
 /// Why the game ended (F2).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "snake_case")]
+#[ts(rename = "BigCityEndReason")]
 pub enum EndReason {
     CityComplete,
     AllPassed,
@@ -240,6 +255,7 @@ pub enum EndReason {
 
 /// Everything one viewer may see.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[ts(rename = "BigCityView")]
 pub struct View {
     /// The viewing seat, `None` for spectators.
     pub viewer: Option<u8>,
@@ -287,6 +303,7 @@ pub struct View {
 /// What happened, public to everyone.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(tag = "type", rename_all = "snake_case")]
+#[ts(rename = "BigCityEventKind")]
 pub enum EventKind {
     TurnStarted {
         seat: u8,
@@ -363,6 +380,7 @@ pub enum EventKind {
 
 /// A log line: the structured event and an English sentence for it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[ts(rename = "BigCityEvent")]
 pub struct Event {
     pub text: String,
     pub kind: EventKind,
