@@ -25,6 +25,8 @@ use crate::{AppState, Bucket, LookupError, OUT_QUEUE};
 
 /// Refused messages after which a flooding connection is closed.
 const MAX_STRIKES: u32 = 200;
+/// Read buffer of a connection, in bytes (see `upgrade`).
+const READ_BUFFER_BYTES: usize = 4 * 1024;
 
 pub fn routes() -> Router<AppState> {
     Router::new().route("/ws/{code}", get(upgrade))
@@ -44,7 +46,10 @@ async fn upgrade(
     };
     // Frames up to four times the limit are read and answered with
     // `frame_too_large`; anything bigger is cut off by the WebSocket layer.
-    ws.max_message_size(MAX_FRAME_BYTES * 4)
+    // A small read buffer: tungstenite's default (128 KiB per connection) would
+    // dominate the memory of idle connections; client frames are small.
+    ws.read_buffer_size(READ_BUFFER_BYTES)
+        .max_message_size(MAX_FRAME_BYTES * 4)
         .max_frame_size(MAX_FRAME_BYTES * 4)
         .on_upgrade(move |socket| connection(app, room, socket))
 }
@@ -70,7 +75,16 @@ async fn connection(
                 _ = close.notified() => break,
                 msg = rx.recv() => match msg {
                     Some(text) => {
-                        if sink.send(Message::Text(text)).await.is_err() {
+                        // Write everything already queued, then flush once: one
+                        // system call for a burst of updates instead of one each.
+                        let mut batch = Some(text);
+                        while let Some(text) = batch {
+                            if sink.feed(Message::Text(text)).await.is_err() {
+                                return;
+                            }
+                            batch = rx.try_recv().ok();
+                        }
+                        if sink.flush().await.is_err() {
                             return;
                         }
                     }
@@ -123,8 +137,8 @@ async fn connection(
             continue;
         }
         let msg: ClientMsg = match serde_json::from_str(text.as_str()) {
-            Ok(msg) => msg,
-            Err(_) => {
+            Ok(msg) if !unknown_fields(&msg, text.as_str()) => msg,
+            _ => {
                 refuse(
                     ErrorCode::BadMessage,
                     "That is not a message this server understands.",
@@ -183,4 +197,18 @@ async fn connection(
     {
         abort.abort();
     }
+}
+
+/// Whether a message without fields came with some anyway: serde enforces
+/// `deny_unknown_fields` only for variants that have fields.
+fn unknown_fields(msg: &ClientMsg, text: &str) -> bool {
+    matches!(
+        msg,
+        ClientMsg::LeaveSeat
+            | ClientMsg::Start
+            | ClientMsg::LegalMoves
+            | ClientMsg::Resync
+            | ClientMsg::PlayAgain
+    ) && !serde_json::from_str::<serde_json::Map<String, serde_json::Value>>(text)
+        .is_ok_and(|m| m.len() == 1)
 }
