@@ -29,6 +29,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use axum::Router;
+use axum::serve::ListenerExt;
 use protocol::api::PublicTable;
 use tokio::net::TcpListener;
 use tokio::sync::{mpsc, oneshot};
@@ -467,6 +468,12 @@ pub async fn serve(
     let state = AppState::new(db, config);
     let n = state.recover().await?;
     tracing::info!(tables = n, addr = ?listener.local_addr().ok(), "serving");
+    // Updates are small and latency-bound: don't let Nagle hold them back.
+    let listener = listener.tap_io(|tcp| {
+        if let Err(e) = tcp.set_nodelay(true) {
+            tracing::debug!(error = %e, "could not set TCP_NODELAY");
+        }
+    });
     axum::serve(
         listener,
         app(state.clone()).into_make_service_with_connect_info::<SocketAddr>(),

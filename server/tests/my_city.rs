@@ -201,8 +201,18 @@ async fn a_decision_stays_hidden_until_the_reveal(db: &TestDb) {
     let e = host.expect_error("not_your_turn").await;
     assert_eq!(e["id"], 2);
 
+    // Passing is not allowed when the card is a church (ruling R3): then the guest
+    // ends his participation instead.
+    guest.send(&json!({"type": "legal_moves"})).await;
+    let legal = guest.recv_type("legal_moves").await;
+    let pass = json!({"type": "pass"});
+    let guest_move = if legal["moves"].as_array().unwrap().contains(&pass) {
+        pass
+    } else {
+        json!({"type": "end_participation"})
+    };
     guest
-        .send(&json!({"type": "move", "id": 3, "version": 1, "mv": {"type": "pass"}}))
+        .send(&json!({"type": "move", "id": 3, "version": 1, "mv": guest_move}))
         .await;
     let u = watcher.recv_type("update").await;
     let revealed = u["events"]
@@ -213,7 +223,7 @@ async fn a_decision_stays_hidden_until_the_reveal(db: &TestDb) {
         .expect("the reveal")
         .clone();
     assert_eq!(revealed["decisions"][0]["action"], "place");
-    assert_eq!(revealed["decisions"][1]["action"], "pass");
+    assert_eq!(revealed["decisions"][1]["action"], guest_move["type"]);
     srv.stop().await;
 }
 both_stores!(
