@@ -617,6 +617,14 @@ async fn socket_adversarial_frames_get_their_errors() {
             Message::text(r#"{"type":"chat","text":"hi","extra":1}"#),
             "bad_message",
         ),
+        (
+            Message::text(r#"{"type":"resync","extra":1}"#),
+            "bad_message",
+        ),
+        (
+            Message::text(r#"{"type":"legal_moves","seat":1}"#),
+            "bad_message",
+        ),
         (Message::text(r#"{"type":"move"}"#), "bad_message"),
         (
             Message::text(r#"{"type":"move","id":18446744073709551616,"version":0,"mv":{}}"#),

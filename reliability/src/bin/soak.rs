@@ -138,6 +138,7 @@ async fn main() {
     );
     let world = World::new(server.addr);
     world.chat_every_ms.store(15_000, Ordering::SeqCst);
+    world.progress_bias.store(true, Ordering::SeqCst);
     let mut live: Vec<Running> = Vec::new();
     let mut done: Vec<Arc<TableRec>> = Vec::new();
     for _ in 0..a.tables {

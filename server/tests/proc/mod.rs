@@ -620,6 +620,9 @@ pub struct World {
     /// Seated clients say something every this many milliseconds (0: never).
     pub chat_every_ms: AtomicU64,
     pub chats: AtomicU64,
+    /// Players mostly pick moves that bring the end closer (big buildings, new
+    /// neighborhoods), so that games finish; otherwise uniformly random moves.
+    pub progress_bias: AtomicBool,
 }
 
 impl World {
@@ -633,6 +636,7 @@ impl World {
             drops: AtomicU64::new(0),
             chat_every_ms: AtomicU64::new(0),
             chats: AtomicU64::new(0),
+            progress_bias: AtomicBool::new(false),
         })
     }
     fn url(&self, code: &str) -> Option<String> {
@@ -641,6 +645,13 @@ impl World {
             .unwrap()
             .map(|a| format!("ws://{a}/ws/{code}"))
     }
+}
+
+/// Sends keeping under the server's rate limit (20 messages a second).
+async fn paced(c: &mut Client, last: &mut tokio::time::Instant, v: &Value) -> bool {
+    tokio::time::sleep_until(*last + Duration::from_millis(55)).await;
+    *last = tokio::time::Instant::now();
+    c.send(v).await
 }
 
 /// A client that keeps (re)connecting to its table and, when `seat` is set, plays
@@ -670,6 +681,7 @@ pub async fn play(
             tokio::time::sleep(Duration::from_millis(50)).await;
             continue;
         };
+        let mut last_send = tokio::time::Instant::now();
         let Some(mut c) = Client::try_connect(&url).await else {
             tokio::time::sleep(Duration::from_millis(50)).await;
             continue;
@@ -686,7 +698,7 @@ pub async fn play(
         if let Some(t) = &token {
             hello["token"] = json!(t);
         }
-        if !c.send(&hello).await {
+        if !paced(&mut c, &mut last_send, &hello).await {
             continue;
         }
         let mut view: Option<Value> = None;
@@ -707,7 +719,13 @@ pub async fn play(
             if seat.is_some() && every > 0 && last_chat.elapsed() >= Duration::from_millis(every) {
                 last_chat = tokio::time::Instant::now();
                 world.chats.fetch_add(1, Ordering::SeqCst);
-                if !c.send(&json!({"type": "chat", "text": "still here"})).await {
+                if !paced(
+                    &mut c,
+                    &mut last_send,
+                    &json!({"type": "chat", "text": "still here"}),
+                )
+                .await
+                {
                     break;
                 }
             }
@@ -717,7 +735,7 @@ pub async fn play(
                     // Quiet for a while: ask again (a lost answer, a retried store).
                     asked = false;
                     pending.clear();
-                    if !c.send(&json!({"type": "resync"})).await {
+                    if !paced(&mut c, &mut last_send, &json!({"type": "resync"})).await {
                         break;
                     }
                     continue;
@@ -762,7 +780,7 @@ pub async fn play(
                     };
                     if v != version + 1 {
                         view = None;
-                        let _ = c.send(&json!({"type": "resync"})).await;
+                        let _ = paced(&mut c, &mut last_send, &json!({"type": "resync"})).await;
                         continue;
                     }
                     let patch: json_patch::Patch =
@@ -770,7 +788,7 @@ pub async fn play(
                     if let Err(e) = json_patch::patch(current, &patch) {
                         rec.violation(format!("{viewer}: patch does not apply: {e}"));
                         view = None;
-                        let _ = c.send(&json!({"type": "resync"})).await;
+                        let _ = paced(&mut c, &mut last_send, &json!({"type": "resync"})).await;
                         continue;
                     }
                     version = v;
@@ -840,7 +858,14 @@ pub async fn play(
                     {
                         continue;
                     }
-                    let mv = moves[rng.below(moves.len() as u64) as usize].clone();
+                    let mv = if world.progress_bias.load(Ordering::SeqCst) && rng.below(6) != 0 {
+                        let best = moves.iter().map(progress_rank).max().unwrap_or(0);
+                        let top: Vec<&Value> =
+                            moves.iter().filter(|m| progress_rank(m) == best).collect();
+                        top[rng.below(top.len() as u64) as usize].clone()
+                    } else {
+                        moves[rng.below(moves.len() as u64) as usize].clone()
+                    };
                     if max_pause_ms > 0 {
                         tokio::time::sleep(rng.ms(0, max_pause_ms)).await;
                     }
@@ -848,10 +873,8 @@ pub async fn play(
                     next_id += 1;
                     pending.insert(id, (version, mv.clone()));
                     world.moves_sent.fetch_add(1, Ordering::SeqCst);
-                    if !c
-                        .send(&json!({"type": "move", "id": id, "version": version, "mv": mv}))
-                        .await
-                    {
+                    let msg = json!({"type": "move", "id": id, "version": version, "mv": mv});
+                    if !paced(&mut c, &mut last_send, &msg).await {
                         break;
                     }
                     asked = true;
@@ -865,13 +888,24 @@ pub async fn play(
                 && view.is_some()
                 && awaiting.contains(&s)
             {
-                if !c.send(&json!({"type": "legal_moves"})).await {
+                if !paced(&mut c, &mut last_send, &json!({"type": "legal_moves"})).await {
                     break;
                 }
                 asked = true;
             }
         }
         tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+/// How much a Big City move brings the end of the game closer.
+pub fn progress_rank(m: &Value) -> usize {
+    match m["type"].as_str() {
+        Some("build") => 10 + m["cells"].as_array().map_or(0, Vec::len),
+        Some("place_neighborhood") => 8,
+        Some("trade_offer" | "exchange") => 0,
+        Some("streetcar") => 1,
+        _ => 5,
     }
 }
 
