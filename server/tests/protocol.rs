@@ -31,7 +31,14 @@ async fn state(c: &mut Client) -> (Value, Value) {
 }
 
 async fn bad_input_changes_nothing(db: &TestDb) {
-    let srv = TestServer::start(db).await;
+    // The mover sends well over the default burst of messages in this test, each
+    // case followed by a resync; a burst of 100 covers them however fast they go,
+    // while the flood below (120 at once) still exceeds it.
+    let config = server::Config {
+        rate_burst: 100.0,
+        ..support::test_config()
+    };
+    let srv = TestServer::start_config(db, config).await;
     let (invite, _, token) = srv.create_table("tic-tac-toe", 2, false).await;
 
     // Before hello.
