@@ -59,11 +59,13 @@ export async function pageToPlay(pages) {
 }
 
 /**
- * The last error toast's text (waits for one).
+ * The last error toast's text (waits for one). With `text`, waits for a toast that
+ * says it, so an earlier toast still on screen is not taken for the new one.
  * @param {Page} page
+ * @param {RegExp} [text]
  */
-export async function errorToast(page) {
-  const toast = page.locator('.toast.error').last();
+export async function errorToast(page, text) {
+  const toast = page.locator('.toast.error', text ? { hasText: text } : {}).last();
   await toast.waitFor({ timeout: 10_000 });
   return (await toast.textContent()) ?? '';
 }

@@ -75,7 +75,7 @@ test('two players and a spectator play a whole game of tic-tac-toe', async () =>
   await first.click('.ttt-cell[data-cell="4"]');
   await second.waitForSelector('.ttt-cell[data-cell="4"][data-owner]:not([data-owner=""])');
   await second.click('.ttt-cell[data-cell="4"]');
-  assert.match(await errorToast(second), /already marked/i);
+  assert.match(await errorToast(second, /already marked/i), /already marked/i);
   const afterIllegal = await cells(second);
   assert.equal(afterIllegal.filter((c) => c !== '').length, 1, 'the refused move changed nothing');
 
