@@ -1,11 +1,11 @@
 # Helpers shared by the benchmark scripts (sourced, not run).
 # Binaries come from a release build:
-#   CARGO_TARGET_DIR=/work/target-bench cargo build --release -p server -p loadgen
+#   cargo build --release -p server -p loadgen
 # Everything listens on and connects to 127.0.0.0/8 only.
 
 BENCH_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 REPO_DIR="$(cd "$BENCH_DIR/.." && pwd)"
-TARGET_DIR="${CARGO_TARGET_DIR:-/work/target-bench}"
+TARGET_DIR="${CARGO_TARGET_DIR:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/target}"
 CITYTABLE="${CITYTABLE:-$TARGET_DIR/release/citytable}"
 LOADGEN="$TARGET_DIR/release/loadgen"
 OUT_DIR="${OUT_DIR:-$BENCH_DIR/out}"
