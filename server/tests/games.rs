@@ -8,17 +8,8 @@ mod support;
 
 use engine::{BotLevel, Entry, Setup};
 use serde_json::{Value, json};
-use support::{Client, TestDb, TestServer};
+use support::{Client, TestDb, TestServer, patched};
 use tic_tac_toe::{Options, TicTacToe};
-
-/// Applies an update's patch to a view.
-fn patched(view: &Value, update: &Value) -> Value {
-    let patch: json_patch::Patch =
-        serde_json::from_value(update["patch"].clone()).expect("patch is RFC 6902");
-    let mut v = view.clone();
-    json_patch::patch(&mut v, &patch).expect("patch applies");
-    v
-}
 
 async fn bots_play_like_the_engine(db: &TestDb) {
     let srv = TestServer::start(db).await;

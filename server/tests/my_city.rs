@@ -11,16 +11,7 @@ mod support;
 use engine::{BotLevel, Setup};
 use my_city::{MyCity, Options};
 use serde_json::{Value, json};
-use support::{TestDb, TestServer};
-
-/// Applies an update's patch to a view.
-fn patched(view: &Value, update: &Value) -> Value {
-    let patch: json_patch::Patch =
-        serde_json::from_value(update["patch"].clone()).expect("patch is RFC 6902");
-    let mut v = view.clone();
-    json_patch::patch(&mut v, &patch).expect("patch applies");
-    v
-}
+use support::{TestDb, TestServer, patched};
 
 /// Placements of every seat in a view.
 fn placements(view: &Value) -> Vec<usize> {

@@ -4,7 +4,7 @@
 //! clients, and a verifier that compares what clients saw with the stored log.
 //!
 //! Postgres: `TEST_DATABASE_URL` (default `postgres://postgres@127.0.0.1:5432/postgres`)
-//! names a server to create and drop `citytable_rel_<uuid>` databases on. An
+//! names a server to create and drop test databases on (see `support`). An
 //! unreachable server fails the Postgres tests unless `CITYTABLE_SKIP_POSTGRES=1`.
 
 #![allow(dead_code, clippy::unwrap_used)]
@@ -20,15 +20,16 @@ use std::time::Duration;
 
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{Value, json};
-use sqlx::Connection;
-use sqlx::postgres::PgConnection;
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::process::{Child, Command};
 use tokio_tungstenite::tungstenite::Message;
-use uuid::Uuid;
 
-pub const DEFAULT_TEST_DATABASE_URL: &str = "postgres://postgres@127.0.0.1:5432/postgres";
+// The server tests' fresh databases and settings, shared rather than copied.
+#[path = "../support/mod.rs"]
+mod support;
+
+pub use support::{Kind, TestDb, admin_url};
 
 /// An environment variable as a number, or a default.
 pub fn env_num(name: &str, default: u64) -> u64 {
@@ -75,14 +76,6 @@ pub fn free_port() -> u16 {
 
 // ----- databases -----
 
-fn admin_url() -> String {
-    std::env::var("TEST_DATABASE_URL").unwrap_or_else(|_| DEFAULT_TEST_DATABASE_URL.to_string())
-}
-
-pub fn skip_postgres() -> bool {
-    std::env::var("CITYTABLE_SKIP_POSTGRES").is_ok_and(|v| v == "1")
-}
-
 /// `(user@host:port, database name)` parts of a Postgres URL.
 pub fn pg_parts(url: &str) -> (String, String, String) {
     let (scheme, rest) = url.split_once("://").expect("scheme");
@@ -106,44 +99,36 @@ pub fn pg_addr() -> String {
     }
 }
 
-/// A fresh SQLite directory or Postgres database, removed when dropped.
-pub struct Fresh {
-    pub dir: PathBuf,
-    /// `(admin url, database name)` for Postgres.
-    pub pg: Option<(String, String)>,
+/// A fresh SQLite directory or Postgres database (the server tests' [`TestDb`],
+/// removed when dropped), with what process tests add: the data directory made
+/// up front, a URL through a proxy, and direct access to the store.
+pub struct Fresh(TestDb);
+
+impl std::ops::Deref for Fresh {
+    type Target = TestDb;
+    fn deref(&self) -> &TestDb {
+        &self.0
+    }
 }
 
 impl Fresh {
+    fn made(db: TestDb) -> Fresh {
+        std::fs::create_dir_all(&db.dir).expect("data dir");
+        Fresh(db)
+    }
+
     pub fn sqlite() -> Fresh {
-        let dir = std::env::temp_dir().join(format!("citytable-rel-{}", Uuid::new_v4()));
-        std::fs::create_dir_all(&dir).expect("data dir");
-        Fresh { dir, pg: None }
+        Fresh::made(TestDb::sqlite())
     }
 
     /// `None` when Postgres tests are skipped on purpose.
     pub async fn postgres() -> Option<Fresh> {
-        if skip_postgres() {
-            eprintln!("CITYTABLE_SKIP_POSTGRES=1: skipping a Postgres test");
-            return None;
-        }
-        let admin = admin_url();
-        let mut conn = PgConnection::connect(&admin).await.unwrap_or_else(|e| {
-            panic!("Postgres for tests is unreachable at TEST_DATABASE_URL ({e}); start it or set CITYTABLE_SKIP_POSTGRES=1")
-        });
-        let name = format!("citytable_rel_{}", Uuid::new_v4().simple());
-        sqlx::raw_sql(sqlx::AssertSqlSafe(format!("create database {name}")))
-            .execute(&mut conn)
-            .await
-            .expect("create test database");
-        let _ = conn.close().await;
-        let mut f = Fresh::sqlite();
-        f.pg = Some((admin, name));
-        Some(f)
+        TestDb::new(Kind::Postgres).await.map(Fresh::made)
     }
 
     /// The database URL for the server, with its host and port replaced by `via` if given.
     pub fn url(&self, via: Option<SocketAddr>) -> Option<String> {
-        let (admin, name) = self.pg.as_ref()?;
+        let (admin, name) = self.0.pg()?;
         let (scheme, authority, _) = pg_parts(admin);
         let authority = match via {
             Some(addr) => match authority.rsplit_once('@') {
@@ -160,31 +145,6 @@ impl Fresh {
         store::Store::open(self.url(None).as_deref(), &self.dir)
             .await
             .expect("open store")
-    }
-}
-
-impl Drop for Fresh {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.dir);
-        if let Some((admin, name)) = self.pg.take() {
-            let _ = std::thread::spawn(move || {
-                let rt = tokio::runtime::Builder::new_current_thread()
-                    .enable_all()
-                    .build()
-                    .expect("runtime");
-                rt.block_on(async {
-                    if let Ok(mut c) = PgConnection::connect(&admin).await {
-                        let _ = sqlx::raw_sql(sqlx::AssertSqlSafe(format!(
-                            "drop database if exists {name} with (force)"
-                        )))
-                        .execute(&mut c)
-                        .await;
-                        let _ = c.close().await;
-                    }
-                });
-            })
-            .join();
-        }
     }
 }
 

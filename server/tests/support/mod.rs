@@ -34,7 +34,7 @@ pub fn skip_postgres() -> bool {
     std::env::var("CITYTABLE_SKIP_POSTGRES").is_ok_and(|v| v == "1")
 }
 
-fn admin_url() -> String {
+pub fn admin_url() -> String {
     std::env::var("TEST_DATABASE_URL").unwrap_or_else(|_| DEFAULT_TEST_DATABASE_URL.to_string())
 }
 
@@ -67,15 +67,26 @@ pub struct TestDb {
 }
 
 impl TestDb {
+    /// A fresh SQLite directory (not created yet: the store creates it).
+    pub fn sqlite() -> TestDb {
+        TestDb {
+            url: None,
+            dir: std::env::temp_dir().join(format!("citytable-server-test-{}", Uuid::new_v4())),
+            pg: None,
+        }
+    }
+
+    /// `(admin url, database name)` of a Postgres test database.
+    pub fn pg(&self) -> Option<(&str, &str)> {
+        self.pg
+            .as_ref()
+            .map(|(admin, name)| (admin.as_str(), name.as_str()))
+    }
+
     /// `None` when Postgres tests are skipped on purpose.
     pub async fn new(kind: Kind) -> Option<TestDb> {
-        let dir = std::env::temp_dir().join(format!("citytable-server-test-{}", Uuid::new_v4()));
         match kind {
-            Kind::Sqlite => Some(TestDb {
-                url: None,
-                dir,
-                pg: None,
-            }),
+            Kind::Sqlite => Some(TestDb::sqlite()),
             Kind::Postgres => {
                 if skip_postgres() {
                     eprintln!("CITYTABLE_SKIP_POSTGRES=1: skipping a Postgres test");
@@ -94,11 +105,10 @@ impl TestDb {
                     .await
                     .expect("create test database");
                 let _ = conn.close().await;
-                Some(TestDb {
-                    url: Some(with_database(&admin, &name)),
-                    dir,
-                    pg: Some((admin, name)),
-                })
+                let mut db = TestDb::sqlite();
+                db.url = Some(with_database(&admin, &name));
+                db.pg = Some((admin, name));
+                Some(db)
             }
         }
     }
@@ -135,6 +145,15 @@ pub struct TestServer {
     rt: Option<tokio::runtime::Runtime>,
     stop: Option<oneshot::Sender<()>>,
     stopped: Option<oneshot::Receiver<()>>,
+}
+
+/// Applies an update's patch to a view.
+pub fn patched(view: &Value, update: &Value) -> Value {
+    let patch: json_patch::Patch =
+        serde_json::from_value(update["patch"].clone()).expect("patch is RFC 6902");
+    let mut v = view.clone();
+    json_patch::patch(&mut v, &patch).expect("patch applies");
+    v
 }
 
 pub fn test_config() -> Config {
