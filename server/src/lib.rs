@@ -18,6 +18,7 @@ mod http;
 pub mod metrics;
 pub mod room;
 pub mod typegen;
+pub mod views;
 mod web;
 mod ws;
 

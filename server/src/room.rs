@@ -27,6 +27,7 @@ use uuid::Uuid;
 use crate::codes;
 use crate::db::{GameRow, MoveRow, TableRow};
 use crate::games::{Applied, ErasedGame, GameKind, MoveError, SetupDoc};
+use crate::views::{self, ViewJson};
 use crate::{Shared, now_ms};
 
 /// Chat lines kept for people who join later.
@@ -84,6 +85,30 @@ impl Outbox {
 pub fn encode(msg: &ServerMsg) -> Utf8Bytes {
     // Our own message types always serialize.
     Utf8Bytes::from(serde_json::to_string(msg).unwrap_or_default())
+}
+
+/// `ServerMsg::Update` as text around its patch: `head + patch + tail` is the
+/// message, so the shared parts are serialized once per move, not per recipient.
+fn update_frame_parts(
+    version: u64,
+    events: &[Value],
+    awaiting: &AwaitingInfo,
+    outcome: Option<&Outcome>,
+) -> (String, String) {
+    fn json<T: Serialize + ?Sized>(value: &T) -> String {
+        // Our own message types always serialize.
+        serde_json::to_string(value).unwrap_or_default()
+    }
+    let head = format!(
+        r#"{{"type":"update","version":{version},"events":{},"patch":"#,
+        json(events)
+    );
+    let mut tail = format!(r#","awaiting":{}"#, json(awaiting));
+    if let Some(outcome) = outcome {
+        tail.push_str(&format!(r#","outcome":{}"#, json(outcome)));
+    }
+    tail.push('}');
+    (head, tail)
 }
 
 pub fn error_msg(
@@ -160,7 +185,7 @@ struct Live {
     /// Per seat: the version right after that seat's latest own move.
     moved_at: Vec<u64>,
     /// The view each connected viewer last got (at `version`).
-    views: HashMap<Viewer, Value>,
+    views: HashMap<Viewer, ViewJson>,
     timer: Option<Timer>,
     bot_due: Option<Instant>,
     bot_rng: GameRng,
@@ -618,11 +643,11 @@ impl Room {
     fn snapshot_for(&mut self, conn: u64) -> Option<Utf8Bytes> {
         let viewer = self.viewer_of(self.conns.get(&conn)?);
         let live = self.live.as_mut()?;
-        let view = live
+        let cached = live
             .views
             .entry(viewer)
-            .or_insert_with(|| live.state.view(viewer))
-            .clone();
+            .or_insert_with(|| ViewJson::new(live.state.view_json(viewer)));
+        let view = serde_json::from_str(cached.text()).unwrap_or(Value::Null);
         Some(encode(&ServerMsg::Snapshot {
             game: GameSnapshot {
                 version: live.version,
@@ -1311,32 +1336,23 @@ impl Room {
         let Some(live) = self.live.as_mut() else {
             return;
         };
-        let awaiting = Self::awaiting_info(live);
+        // Everything but the patch is the same for every recipient.
+        let (head, tail) = update_frame_parts(
+            live.version,
+            events,
+            &Self::awaiting_info(live),
+            outcome.as_ref(),
+        );
         let distinct: HashSet<Viewer> = viewers.values().copied().collect();
         let mut messages: HashMap<Viewer, Utf8Bytes> = HashMap::new();
         let mut views = HashMap::new();
         for viewer in distinct {
-            let new = live.state.view(viewer);
+            let new = ViewJson::new(live.state.view_json(viewer));
             let patch = match live.views.get(&viewer) {
-                Some(old) => serde_json::to_value(json_patch::diff(old, &new))
-                    .ok()
-                    .and_then(|v| match v {
-                        Value::Array(ops) => Some(ops),
-                        _ => None,
-                    })
-                    .unwrap_or_default(),
-                None => vec![serde_json::json!({"op": "replace", "path": "", "value": new})],
+                Some(old) => views::diff(old, &new),
+                None => format!(r#"[{{"op":"replace","path":"","value":{}}}]"#, new.text()),
             };
-            messages.insert(
-                viewer,
-                encode(&ServerMsg::Update {
-                    version: live.version,
-                    events: events.to_vec(),
-                    patch,
-                    awaiting: awaiting.clone(),
-                    outcome: outcome.clone(),
-                }),
-            );
+            messages.insert(viewer, Utf8Bytes::from(format!("{head}{patch}{tail}")));
             views.insert(viewer, new);
         }
         live.views = views;
@@ -1549,4 +1565,38 @@ pub fn check_settings(kind: &dyn GameKind, settings: &TableSettings) -> Result<(
     }
     kind.check(settings.seats, &settings.options)
         .map_err(|message| (ErrorCode::BadSettings, message))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn update_frame_is_the_update_message() {
+        let events = vec![serde_json::json!({"type": "placed", "text": "A \"quote\""})];
+        let awaiting = AwaitingInfo {
+            seats: vec![1, 2],
+            timer_ms: Some(900),
+        };
+        let outcome = Outcome {
+            scores: vec![3, 4],
+            winners: vec![1],
+        };
+        for outcome in [None, Some(&outcome)] {
+            let (head, tail) = update_frame_parts(7, &events, &awaiting, outcome);
+            let patch = r#"[{"op":"replace","path":"/a","value":1}]"#;
+            let frame: ServerMsg =
+                serde_json::from_str(&format!("{head}{patch}{tail}")).expect("decodes");
+            assert_eq!(
+                frame,
+                ServerMsg::Update {
+                    version: 7,
+                    events: events.clone(),
+                    patch: serde_json::from_str(patch).expect("JSON"),
+                    awaiting: awaiting.clone(),
+                    outcome: outcome.cloned(),
+                }
+            );
+        }
+    }
 }
