@@ -9,22 +9,22 @@
 //! a little coarser than a full tree diff (a changed element is replaced, not
 //! descended into) and much cheaper to find.
 
+use std::borrow::Cow;
 use std::fmt::Write;
 use std::ops::Range;
-
-use serde_json::value::RawValue;
 
 /// One viewer's view as JSON text.
 pub struct ViewJson {
     text: String,
-    /// Top-level fields in key order (keys unescaped), with their value ranges in `text`.
-    /// `None` when the text is not a JSON object (patches then replace it whole).
-    fields: Option<Vec<(String, Range<usize>)>>,
+    /// Top-level fields sorted by key: the key's range (inside its quotes, as
+    /// written) and the value's range in `text`. `None` when the text is not a
+    /// JSON object (patches then replace it whole).
+    fields: Option<Vec<(Range<usize>, Range<usize>)>>,
 }
 
 impl ViewJson {
     pub fn new(text: String) -> ViewJson {
-        let fields = top_level_fields(&text);
+        let fields = object_fields(&text);
         ViewJson { text, fields }
     }
 
@@ -32,23 +32,97 @@ impl ViewJson {
         &self.text
     }
 
-    fn value(&self, range: &Range<usize>) -> &str {
+    fn slice(&self, range: &Range<usize>) -> &str {
         &self.text[range.clone()]
     }
 }
 
-fn top_level_fields(text: &str) -> Option<Vec<(String, Range<usize>)>> {
-    // A BTreeMap gives the keys in order, which lets `diff` walk both views at once.
-    let map: std::collections::BTreeMap<String, &RawValue> = serde_json::from_str(text).ok()?;
-    let base = text.as_ptr() as usize;
-    Some(
-        map.into_iter()
-            .map(|(key, raw)| {
-                let start = raw.get().as_ptr() as usize - base;
-                (key, start..start + raw.get().len())
+/// The members of a JSON array or object as written by `serde_json` (no
+/// whitespace): ranges of the elements, or of the `"key":value` pairs. A full
+/// parse of every view, every move, cost as much as the rest of the fan-out, so
+/// this only tracks nesting and strings. `None` if the text is neither.
+fn members(text: &str) -> Option<Vec<Range<usize>>> {
+    let bytes = text.as_bytes();
+    if !matches!(
+        (bytes.first(), bytes.last()),
+        (Some(b'{'), Some(b'}')) | (Some(b'['), Some(b']'))
+    ) {
+        return None;
+    }
+    let mut out = Vec::new();
+    let (mut depth, mut in_string, mut escaped) = (0usize, false, false);
+    let mut start = 1;
+    for (i, &b) in bytes.iter().enumerate() {
+        if in_string {
+            if escaped {
+                escaped = false;
+            } else if b == b'\\' {
+                escaped = true;
+            } else if b == b'"' {
+                in_string = false;
+            }
+            continue;
+        }
+        match b {
+            b'"' => in_string = true,
+            b'{' | b'[' => depth += 1,
+            b'}' | b']' => {
+                depth = depth.checked_sub(1)?;
+                if depth == 0 {
+                    if i + 1 != bytes.len() {
+                        return None;
+                    }
+                    if i > start || !out.is_empty() {
+                        out.push(start..i);
+                    }
+                }
+            }
+            b',' if depth == 1 => {
+                out.push(start..i);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    (depth == 0 && out.iter().all(|r| !r.is_empty())).then_some(out)
+}
+
+fn object_fields(text: &str) -> Option<Vec<(Range<usize>, Range<usize>)>> {
+    if !text.starts_with('{') {
+        return None;
+    }
+    let mut fields = members(text)?
+        .into_iter()
+        .map(|member| {
+            // `"key":value`: the key ends at the first unescaped quote.
+            let bytes = &text.as_bytes()[member.clone()];
+            let mut escaped = false;
+            let close = bytes.iter().enumerate().skip(1).find_map(|(i, &b)| {
+                let end = !escaped && b == b'"';
+                escaped = !escaped && b == b'\\';
+                end.then_some(i)
+            })?;
+            (bytes.first() == Some(&b'"') && bytes.get(close + 1) == Some(&b':')).then(|| {
+                (
+                    member.start + 1..member.start + close,
+                    member.start + close + 2..member.end,
+                )
             })
-            .collect(),
-    )
+        })
+        .collect::<Option<Vec<_>>>()?;
+    fields.sort_by(|a, b| text[a.0.clone()].cmp(&text[b.0.clone()]));
+    Some(fields)
+}
+
+/// A key as written between its quotes, unescaped.
+fn unescape(key: &str) -> Cow<'_, str> {
+    if key.contains('\\') {
+        serde_json::from_str::<String>(&format!("\"{key}\""))
+            .map(Cow::Owned)
+            .unwrap_or(Cow::Borrowed(key))
+    } else {
+        Cow::Borrowed(key)
+    }
 }
 
 /// The JSON Patch (RFC 6902) from `old` to `new`, as a JSON array.
@@ -59,23 +133,27 @@ pub fn diff(old: &ViewJson, new: &ViewJson) -> String {
             let (mut i, mut j) = (0, 0);
             while i < old_fields.len() || j < new_fields.len() {
                 let order = match (old_fields.get(i), new_fields.get(j)) {
-                    (Some((a, _)), Some((b, _))) => a.cmp(b),
+                    (Some((a, _)), Some((b, _))) => old.slice(a).cmp(new.slice(b)),
                     (Some(_), None) => std::cmp::Ordering::Less,
                     _ => std::cmp::Ordering::Greater,
                 };
                 match order {
                     std::cmp::Ordering::Less => {
-                        ops.push("remove", &[&old_fields[i].0], None);
+                        ops.push("remove", &[&unescape(old.slice(&old_fields[i].0))], None);
                         i += 1;
                     }
                     std::cmp::Ordering::Greater => {
-                        let (key, range) = &new_fields[j];
-                        ops.push("add", &[key], Some(new.value(range)));
+                        let (key, value) = &new_fields[j];
+                        ops.push("add", &[&unescape(new.slice(key))], Some(new.slice(value)));
                         j += 1;
                     }
                     std::cmp::Ordering::Equal => {
-                        let (key, range) = &new_fields[j];
-                        field_diff(&mut ops, key, old.value(&old_fields[i].1), new.value(range));
+                        let (key, value) = &new_fields[j];
+                        let (old_value, new_value) =
+                            (old.slice(&old_fields[i].1), new.slice(value));
+                        if old_value != new_value {
+                            field_diff(&mut ops, &unescape(new.slice(key)), old_value, new_value);
+                        }
                         i += 1;
                         j += 1;
                     }
@@ -88,16 +166,9 @@ pub fn diff(old: &ViewJson, new: &ViewJson) -> String {
     ops.finish()
 }
 
+/// Ops for one changed top-level field.
 fn field_diff(ops: &mut Ops, key: &str, old: &str, new: &str) {
-    if old == new {
-        return;
-    }
-    fn elements(text: &str) -> Option<Vec<&RawValue>> {
-        if !text.starts_with('[') {
-            return None;
-        }
-        serde_json::from_str(text).ok()
-    }
+    let elements = |text: &str| text.starts_with('[').then(|| members(text)).flatten();
     let (Some(old_items), Some(new_items)) = (elements(old), elements(new)) else {
         ops.push("replace", &[key], Some(new));
         return;
@@ -106,10 +177,11 @@ fn field_diff(ops: &mut Ops, key: &str, old: &str, new: &str) {
     for (i, item) in new_items.iter().enumerate() {
         index.clear();
         let _ = write!(index, "{i}");
+        let item = &new[item.clone()];
         match old_items.get(i) {
-            Some(was) if was.get() == item.get() => {}
-            Some(_) => ops.push("replace", &[key, &index], Some(item.get())),
-            None => ops.push("add", &[key, &index], Some(item.get())),
+            Some(was) if &old[was.clone()] == item => {}
+            Some(_) => ops.push("replace", &[key, &index], Some(item)),
+            None => ops.push("add", &[key, &index], Some(item)),
         }
     }
     for i in (new_items.len()..old_items.len()).rev() {
@@ -220,6 +292,31 @@ mod tests {
         check(json!({}), json!({"a": [1, 2]}));
         check(json!({"a": {"x": 1}}), json!({"a": [1]}));
         check(json!({"a": [1]}), json!({"a": 7}));
+    }
+
+    #[test]
+    fn members_track_strings_and_nesting() {
+        let text = r#"{"a":"x,}\\\"]","b\"c":[1,{"d":[]}],"e":{}}"#;
+        let fields = object_fields(text).expect("an object");
+        let pairs: Vec<(&str, &str)> = fields
+            .iter()
+            .map(|(k, v)| (&text[k.clone()], &text[v.clone()]))
+            .collect();
+        assert_eq!(
+            pairs,
+            vec![
+                ("a", r#""x,}\\\"]""#),
+                (r#"b\"c"#, r#"[1,{"d":[]}]"#),
+                ("e", "{}"),
+            ]
+        );
+        assert_eq!(unescape(r#"b\"c"#), "b\"c");
+        assert_eq!(members("[]"), Some(vec![]));
+        assert_eq!(members("{}"), Some(vec![]));
+        assert_eq!(members("[1,22]"), Some(vec![1..2, 3..5]));
+        for bad in ["", "[", "[1,,2]", "[1]]", "{]", "[1,]", "\"a\""] {
+            assert_eq!(members(bad), None, "{bad}");
+        }
     }
 
     #[test]
