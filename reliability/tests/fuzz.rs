@@ -720,17 +720,30 @@ async fn socket_floods_of_messages_and_connections() {
         }
     }
     assert!(limited > 0, "a flood is rate limited");
-    // A connection flood: many visitors at once.
+    // A connection flood: many visitors at once from one address. Up to the
+    // per-address limit they are served; beyond it they get 429 and cost nothing.
+    let limit = server::Config::default().max_connections_per_address;
     let mut conns = Vec::new();
-    for i in 0..300 {
-        let mut c = ws(srv.addr, &invite).await;
-        c.send(Message::text(
-            json!({"type": "hello", "name": format!("v{i}")}).to_string(),
-        ))
-        .await
-        .unwrap();
-        conns.push(c);
+    let mut refused = 0;
+    for i in 0..limit + 44 {
+        match tokio_tungstenite::connect_async(format!("ws://{}/ws/{invite}", srv.addr)).await {
+            Ok((mut c, _)) => {
+                c.send(Message::text(
+                    json!({"type": "hello", "name": format!("v{i}")}).to_string(),
+                ))
+                .await
+                .unwrap();
+                conns.push(c);
+            }
+            Err(tokio_tungstenite::tungstenite::Error::Http(r)) => {
+                assert_eq!(r.status(), 429);
+                refused += 1;
+            }
+            Err(e) => panic!("connection {i}: {e}"),
+        }
     }
+    assert!(refused >= 44, "only {refused} connections refused");
+    assert!(conns.len() <= limit && conns.len() + 1 >= limit);
     for c in conns.iter_mut() {
         until(c, "welcome").await;
     }
@@ -754,6 +767,7 @@ async fn socket_floods_of_messages_and_connections() {
     assert_eq!(ok["type"], "move_ok");
     assert!(!srv.server.is_finished());
     eprintln!(
-        "floods: {sent} messages sent in a burst, {limited} rate_limited answers, 300 connections, {answered} random frames answered; a legal move applied afterwards"
+        "floods: {sent} messages sent in a burst, {limited} rate_limited answers, {} connections served and {refused} refused, {answered} random frames answered; a legal move applied afterwards",
+        limit + 44 - refused
     );
 }

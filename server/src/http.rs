@@ -39,6 +39,13 @@ impl ApiErr {
             "Too many wrong codes. Wait a minute.",
         )
     }
+    pub fn too_many_connections() -> ApiErr {
+        ApiErr::new(
+            StatusCode::TOO_MANY_REQUESTS,
+            ErrorCode::RateLimited,
+            "Too many connections from your address. Close some tabs and retry.",
+        )
+    }
     pub fn try_again() -> ApiErr {
         ApiErr::new(
             StatusCode::SERVICE_UNAVAILABLE,

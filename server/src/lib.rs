@@ -56,6 +56,10 @@ pub struct Config {
     /// Messages per second one connection may send, and the burst it may save up.
     pub rate_per_second: f64,
     pub rate_burst: f64,
+    /// Open WebSockets allowed from one IP address (0: no limit). Enough for a
+    /// household or a classroom behind one address, not for one client to
+    /// exhaust the server's sockets.
+    pub max_connections_per_address: usize,
 }
 
 impl Default for Config {
@@ -66,6 +70,7 @@ impl Default for Config {
             bot_delay: Duration::from_millis(700),
             rate_per_second: 20.0,
             rate_burst: 40.0,
+            max_connections_per_address: 256,
         }
     }
 }
@@ -91,7 +96,28 @@ pub struct Shared {
     /// Public tables for the lobby listing, kept current by their rooms.
     pub lobby: Mutex<BTreeMap<Uuid, PublicTable>>,
     misses: Mutex<HashMap<IpAddr, (Instant, u32)>>,
+    /// Open WebSockets per address.
+    open_per_address: Arc<Mutex<HashMap<IpAddr, usize>>>,
     next_conn: AtomicU64,
+}
+
+/// One open WebSocket counted against its address; uncounted when dropped.
+pub struct AddressSlot {
+    ip: IpAddr,
+    open: Arc<Mutex<HashMap<IpAddr, usize>>>,
+}
+
+impl Drop for AddressSlot {
+    fn drop(&mut self) {
+        if let Ok(mut open) = self.open.lock()
+            && let Some(n) = open.get_mut(&self.ip)
+        {
+            *n -= 1;
+            if *n == 0 {
+                open.remove(&self.ip);
+            }
+        }
+    }
 }
 
 #[derive(Clone)]
@@ -166,6 +192,7 @@ impl AppState {
             rooms: Mutex::new(HashMap::new()),
             lobby: Mutex::new(BTreeMap::new()),
             misses: Mutex::new(HashMap::new()),
+            open_per_address: Arc::default(),
             next_conn: AtomicU64::new(1),
         }))
     }
@@ -275,6 +302,22 @@ impl AppState {
             *entry = (Instant::now(), 0);
         }
         entry.1 += 1;
+    }
+
+    /// Counts a new WebSocket from `ip`; `None` when the address already has as
+    /// many open as allowed.
+    pub fn address_slot(&self, ip: IpAddr) -> Option<AddressSlot> {
+        let limit = self.0.config.max_connections_per_address;
+        let mut open = self.0.open_per_address.lock().ok()?;
+        let n = open.entry(ip).or_insert(0);
+        if limit > 0 && *n >= limit {
+            return None;
+        }
+        *n += 1;
+        Some(AddressSlot {
+            ip,
+            open: Arc::clone(&self.0.open_per_address),
+        })
     }
 
     /// Forgets an idle room's codes (it is reloaded from the store on demand).

@@ -1,8 +1,10 @@
 //! `citytable`: parses configuration (environment, then flags) and runs the server.
 //!
 //! Environment: `PORT` (8080), `DATABASE_URL` (SQLite in `DATA_DIR` when unset),
-//! `DATA_DIR` (`./data`), `BOT_DELAY_MS` (700), `RUST_LOG` (`info`).
-//! Flags override them: `--port`, `--database-url`, `--data-dir`, `--bot-delay-ms`.
+//! `DATA_DIR` (`./data`), `BOT_DELAY_MS` (700), `MAX_CONNECTIONS_PER_ADDRESS`
+//! (256; 0 for no limit), `RUST_LOG` (`info`).
+//! Flags override them: `--port`, `--database-url`, `--data-dir`, `--bot-delay-ms`,
+//! `--max-connections-per-address`.
 
 use std::time::Duration;
 
@@ -10,7 +12,7 @@ use server::Config;
 
 fn usage() -> ! {
     eprintln!(
-        "usage: citytable [--port N] [--database-url URL] [--data-dir DIR] [--bot-delay-ms N]"
+        "usage: citytable [--port N] [--database-url URL] [--data-dir DIR] [--bot-delay-ms N] [--max-connections-per-address N]"
     );
     std::process::exit(2)
 }
@@ -47,6 +49,9 @@ async fn main() {
     if let Ok(ms) = std::env::var("BOT_DELAY_MS") {
         config.bot_delay = Duration::from_millis(parse("BOT_DELAY_MS", &ms));
     }
+    if let Ok(n) = std::env::var("MAX_CONNECTIONS_PER_ADDRESS") {
+        config.max_connections_per_address = parse("MAX_CONNECTIONS_PER_ADDRESS", &n);
+    }
     let mut args = std::env::args().skip(1);
     while let Some(flag) = args.next() {
         let mut value = || args.next().unwrap_or_else(|| usage());
@@ -56,6 +61,10 @@ async fn main() {
             "--data-dir" => config.data_dir = value().into(),
             "--bot-delay-ms" => {
                 config.bot_delay = Duration::from_millis(parse("--bot-delay-ms", &value()))
+            }
+            "--max-connections-per-address" => {
+                config.max_connections_per_address =
+                    parse("--max-connections-per-address", &value())
             }
             _ => usage(),
         }

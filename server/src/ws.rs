@@ -38,6 +38,9 @@ async fn upgrade(
     ConnectInfo(addr): ConnectInfo<SocketAddr>,
     ws: WebSocketUpgrade,
 ) -> Response {
+    let Some(slot) = app.address_slot(addr.ip()) else {
+        return ApiErr::too_many_connections().into_response();
+    };
     let room = match app.room_by_code(&code, addr.ip()).await {
         Ok(Some(room)) => room,
         Ok(None) => return ApiErr::no_such_table().into_response(),
@@ -51,7 +54,10 @@ async fn upgrade(
     ws.read_buffer_size(READ_BUFFER_BYTES)
         .max_message_size(MAX_FRAME_BYTES * 4)
         .max_frame_size(MAX_FRAME_BYTES * 4)
-        .on_upgrade(move |socket| connection(app, room, socket))
+        .on_upgrade(move |socket| async move {
+            connection(app, room, socket).await;
+            drop(slot);
+        })
 }
 
 async fn connection(
@@ -133,7 +139,17 @@ async fn connection(
             if strikes > MAX_STRIKES {
                 break;
             }
-            refuse(ErrorCode::RateLimited, "Too many messages. Slow down.");
+            // A refused move still names its id, so the client knows which one.
+            let id = match serde_json::from_str(text.as_str()) {
+                Ok(ClientMsg::Move { id, .. }) => Some(id),
+                _ => None,
+            };
+            let _ = out.tx.try_send(error_msg(
+                ErrorCode::RateLimited,
+                "Too many messages. Slow down.",
+                id,
+                None,
+            ));
             continue;
         }
         let msg: ClientMsg = match serde_json::from_str(text.as_str()) {

@@ -179,12 +179,15 @@ async fn bad_input_changes_nothing(db: &TestDb) {
         }
     }
 
-    // Flood: beyond the rate, messages are refused.
+    // Flood: beyond the rate, messages are refused, each answer naming its move.
     let mut flood = srv.join(&invite, "Flood", None).await;
-    for _ in 0..120 {
-        flood.send(&json!({"type": "legal_moves"})).await;
+    for id in 1000..1120 {
+        flood
+            .send(&json!({"type": "move", "id": id, "version": 0, "mv": {"cell": 0}}))
+            .await;
     }
     let mut limited = 0;
+    let mut ids = std::collections::BTreeSet::new();
     for _ in 0..120 {
         let m = flood.recv_type("error").await;
         if m["code"] == "rate_limited" {
@@ -192,7 +195,9 @@ async fn bad_input_changes_nothing(db: &TestDb) {
         } else {
             assert_eq!(m["code"], "not_seated");
         }
+        ids.insert(m["id"].as_u64().expect("a refused move names its id"));
     }
+    assert_eq!(ids, (1000..1120).collect(), "one answer per move");
     assert!(limited > 0, "a flood is rate limited");
     assert_eq!(state(mover).await, before);
 
@@ -231,6 +236,46 @@ async fn bad_input_changes_nothing(db: &TestDb) {
     srv.stop().await;
 }
 both_stores!(bad_input, bad_input_changes_nothing);
+
+/// One address may hold only so many sockets; closing one frees its place.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn connections_per_address_are_limited() {
+    let db = TestDb::sqlite();
+    let config = server::Config {
+        max_connections_per_address: 3,
+        ..support::test_config()
+    };
+    let srv = TestServer::start_config(&db, config).await;
+    let (invite, _, _) = srv.create_table("tic-tac-toe", 2, false).await;
+    let mut open = Vec::new();
+    for i in 0..3 {
+        open.push(srv.join(&invite, &format!("P{i}"), None).await);
+    }
+    match tokio_tungstenite::connect_async(srv.ws_url(&invite)).await {
+        Err(tokio_tungstenite::tungstenite::Error::Http(response)) => {
+            assert_eq!(response.status(), 429);
+            let body: Value =
+                serde_json::from_slice(response.body().as_deref().unwrap_or_default())
+                    .expect("a JSON error");
+            assert_eq!(body["code"], "rate_limited");
+        }
+        other => panic!("a fourth socket from one address was not refused: {other:?}"),
+    }
+    // The table still answers over HTTP, and a closed socket frees its place.
+    let (status, _) = srv.get(&format!("/api/tables/{invite}")).await;
+    assert_eq!(status, 200);
+    drop(open.pop());
+    let mut again = None;
+    for _ in 0..100 {
+        if let Ok((ws, _)) = tokio_tungstenite::connect_async(srv.ws_url(&invite)).await {
+            again = Some(ws);
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    assert!(again.is_some(), "the freed place is available again");
+    srv.stop().await;
+}
 
 async fn lobby_host_controls_and_play_again(db: &TestDb) {
     let srv = TestServer::start(db).await;

@@ -7,6 +7,12 @@
 //! the server and checks every table against the committed log (no acknowledged
 //! move lost, every view any client rebuilt equals a replay).
 //!
+//! Rooms of finished games stay in memory until nobody has been connected for
+//! 15 minutes (`server::IDLE_ROOM`), so memory grows for the first quarter of an
+//! hour and then levels off; the samples print the rooms and connections the
+//! server counts (`/metrics`) next to its RSS, and the summary compares the RSS of
+//! the first and last thirds of the run after that warm-up.
+//!
 //! ```text
 //! cargo build --release -p server --bin citytable
 //! cargo run --release -p reliability --bin soak -- --minutes 60
@@ -151,7 +157,7 @@ async fn main() {
     let mut rss: Vec<u64> = Vec::new();
     let mut stuck_total = 0u64;
     println!(
-        "minute,rss_kib,games_finished,games_running,versions,acked_moves,reconnects,chats,stuck_rooms"
+        "minute,rss_kib,rooms_in_memory,connections,games_finished,games_running,versions,acked_moves,reconnects,chats,stuck_rooms"
     );
     while Instant::now() < end {
         tokio::time::sleep(Duration::from_millis(500)).await;
@@ -196,6 +202,7 @@ async fn main() {
             next_sample = now + Duration::from_secs(a.sample);
             let kib = server.rss_kib().unwrap_or(0);
             rss.push(kib);
+            let gauges = server_gauges(server.addr).await;
             let all = done.iter().chain(live.iter().map(|r| &r.rec));
             let (mut versions, mut acked) = (0, 0);
             for r in all {
@@ -203,8 +210,10 @@ async fn main() {
                 acked += r.acked.lock().unwrap().len();
             }
             println!(
-                "{:.1},{kib},{},{},{versions},{acked},{},{},{stuck_total}",
+                "{:.1},{kib},{},{},{},{},{versions},{acked},{},{},{stuck_total}",
                 start.elapsed().as_secs_f64() / 60.0,
+                gauges.0,
+                gauges.1,
                 done.len(),
                 live.len(),
                 world.reconnects.load(Ordering::SeqCst),
@@ -244,6 +253,20 @@ async fn main() {
         rss.iter().min().copied().unwrap_or(0),
         rss.iter().max().copied().unwrap_or(0),
     );
+    // After the warm-up (rooms of finished games start to leave at 15 minutes),
+    // the mean RSS of the first and the last third of the remaining samples.
+    let warm = ((20 * 60) / a.sample) as usize;
+    let steady = rss.get(warm..).unwrap_or(&[]);
+    let third = steady.len() / 3;
+    if third > 0 {
+        let mean = |xs: &[u64]| xs.iter().sum::<u64>() / xs.len() as u64;
+        println!(
+            "soak memory after 20 min: mean RSS {} KiB in the first third, {} KiB in the last third ({} samples)",
+            mean(&steady[..third]),
+            mean(&steady[steady.len() - third..]),
+            steady.len()
+        );
+    }
     println!(
         "soak done: {:.1} min, {} tables ({finished} games finished), {entries} log entries, {acked} acknowledged client moves, 0 lost (all {} tables verified against the log), {} reconnects, {} chat lines, {stuck_total} stuck rooms, {panics} panics in the server log, server RSS {min}..{max} KiB (last {})",
         start.elapsed().as_secs_f64() / 60.0,
@@ -256,6 +279,20 @@ async fn main() {
     if stuck_total > 0 || panics > 0 {
         std::process::exit(1);
     }
+}
+
+/// Rooms in memory and open connections, as the server's `/metrics` counts them.
+async fn server_gauges(addr: std::net::SocketAddr) -> (i64, i64) {
+    let text = proc::try_http(addr, "GET", "/metrics", None)
+        .await
+        .map(|(_, body)| body)
+        .unwrap_or_default();
+    let gauge = |name: &str| {
+        text.lines()
+            .find_map(|l| l.strip_prefix(name)?.trim().parse().ok())
+            .unwrap_or(-1)
+    };
+    (gauge("citytable_rooms "), gauge("citytable_connections "))
 }
 
 async fn db_store(db: &proc::Fresh, url: Option<&str>) -> store::Store {
