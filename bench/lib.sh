@@ -56,7 +56,7 @@ pg_pid() {
   pgrep -o -x postgres 2>/dev/null || pgrep -o postgres 2>/dev/null || true
 }
 
-# start_citytable MODE PORT  (MODE: postgres | sqlite | sqlite-tmpfs)
+# start_citytable MODE PORT  (MODE: postgres | sqlite | sqlite-tmpfs | memory)
 # Sets SERVER_PID. The server log goes to $OUT_DIR/citytable-MODE-PORT.log.
 start_citytable() {
   local mode="$1" port="$2" log="$OUT_DIR/citytable-$1-$2.log"
@@ -68,6 +68,8 @@ start_citytable() {
       RUST_LOG=warn nice -n "$NICE" taskset -c "$SERVER_CPUS" env -u DATABASE_URL "$CITYTABLE" --port "$port" --data-dir "$data" --bot-delay-ms 0 --max-connections-per-address 0 >"$log" 2>&1 & ;;
     sqlite-tmpfs) data="/dev/shm/citytable-bench-$port"; rm -rf "$data"; mkdir -p "$data"
       RUST_LOG=warn nice -n "$NICE" taskset -c "$SERVER_CPUS" env -u DATABASE_URL "$CITYTABLE" --port "$port" --data-dir "$data" --bot-delay-ms 0 --max-connections-per-address 0 >"$log" 2>&1 & ;;
+    memory) # nothing durable: the like-for-like match for boardgame.io's in-memory storage
+      RUST_LOG=warn nice -n "$NICE" taskset -c "$SERVER_CPUS" "$CITYTABLE" --port "$port" --database-url memory: --data-dir "$data" --bot-delay-ms 0 --max-connections-per-address 0 >"$log" 2>&1 & ;;
     *) echo "unknown mode $mode" >&2; return 1 ;;
   esac
   SERVER_PID=$!

@@ -75,6 +75,10 @@ impl Default for Config {
     }
 }
 
+/// The `database_url` that keeps everything in memory: nothing is durable. For
+/// comparisons with servers that keep games in memory, never for players.
+pub const MEMORY_STORE: &str = "memory:";
+
 /// A room without connections and without a running game stops after this long;
 /// it is loaded again from the store when someone opens one of its codes.
 pub const IDLE_ROOM: Duration = Duration::from_secs(15 * 60);
@@ -495,6 +499,10 @@ pub async fn run(
     config: Config,
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> Result<(), StartError> {
+    if config.database_url.as_deref() == Some(MEMORY_STORE) {
+        tracing::warn!("in-memory store: nothing survives a restart (benchmarks only)");
+        return serve(listener, Arc::new(db::MemDb::default()), config, shutdown).await;
+    }
     let store = store::Store::open(config.database_url.as_deref(), &config.data_dir).await?;
     tracing::info!(store = store.kind(), "store open");
     let db: Arc<dyn Db> = Arc::new(StoreDb::new(store));

@@ -1,6 +1,7 @@
 //! `citytable`: parses configuration (environment, then flags) and runs the server.
 //!
-//! Environment: `PORT` (8080), `DATABASE_URL` (SQLite in `DATA_DIR` when unset),
+//! Environment: `PORT` (8080), `DATABASE_URL` (SQLite in `DATA_DIR` when unset;
+//! `memory:` keeps everything in memory, for benchmarks only),
 //! `DATA_DIR` (`./data`), `BOT_DELAY_MS` (700), `MAX_CONNECTIONS_PER_ADDRESS`
 //! (256; 0 for no limit), `RUST_LOG` (`info`).
 //! Flags override them: `--port`, `--database-url`, `--data-dir`, `--bot-delay-ms`,

@@ -21,7 +21,10 @@
 //! bots, a spectator, HTTP probes) and checks every message every client received,
 //! every HTTP answer and every line the process logged at its default level.
 //!
-//! `CITYTABLE_LEAK_GAMES` (engine sweep, default 12) and
+//! `my_city_sweep_*` does the same for My City, whose secrets are different: a
+//! seat's decision until the round's reveal and the order of the face-down deck.
+//!
+//! `CITYTABLE_LEAK_GAMES` (engine sweeps, default 12) and
 //! `CITYTABLE_LEAK_SERVER_GAMES` (through the server, default 2) scale the runs.
 
 #![allow(clippy::unwrap_used)]
@@ -906,4 +909,109 @@ async fn server_run(games: u64, concurrent: u64) {
 async fn server_messages_http_and_logs_never_leak() {
     let games = env_num("CITYTABLE_LEAK_SERVER_GAMES", 2);
     server_run(games, 2).await;
+}
+
+/// Every card-shaped object (`{"type": "building", ...}` or `{"type": "blocking"}`)
+/// anywhere in a My City view.
+fn my_city_cards(v: &Value, out: &mut Vec<Value>) {
+    match v {
+        Value::Object(m) => {
+            if matches!(
+                m.get("type").and_then(Value::as_str),
+                Some("building" | "blocking")
+            ) {
+                out.push(v.clone());
+            }
+            m.values().for_each(|x| my_city_cards(x, out));
+        }
+        Value::Array(a) => a.iter().for_each(|x| my_city_cards(x, out)),
+        _ => {}
+    }
+}
+
+/// My City (simultaneous decisions): while a round is open, what one seat decided
+/// never shows to anyone else — every other seat's view, the spectator's view and
+/// the events are the same whichever legal decision it made — and no view holds a
+/// card that has not been turned up, nor the seed.
+#[test]
+fn my_city_sweep_decisions_and_deck_stay_hidden() {
+    use engine::{BotLevel, Game};
+    use my_city::{Move as CityMove, MyCity};
+    let games = env_num("CITYTABLE_LEAK_GAMES", 12);
+    let started = std::time::Instant::now();
+    let mut rng = Rng::new(env_num("CITYTABLE_LEAK_SEED", 0x1eaf) ^ 0x3c17);
+    let (mut views, mut swaps, mut decisions) = (0u64, 0u64, 0u64);
+    let view_of = |g: &MyCity, v: Option<u8>| {
+        serde_json::to_value(g.view(v.map_or(Viewer::Spectator, Viewer::Seat))).unwrap()
+    };
+    for _ in 0..games {
+        let seats = 1 + rng.below(4) as u8;
+        let setup = Setup {
+            seats,
+            seed: rng.next(),
+            options: Default::default(),
+            first_seat: None,
+        };
+        let mut game = MyCity::new(&setup).expect("setup");
+        let mut bot_rng = GameRng::new(rng.next());
+        let viewers: Vec<Option<u8>> = (0..seats).map(Some).chain([None]).collect();
+        while game.outcome().is_none() {
+            let awaiting = game.awaiting();
+            let seat = awaiting.seats[rng.below(awaiting.seats.len() as u64) as usize];
+            let legal = game.legal_moves(seat);
+            let mv = match game.bot_move(seat, BotLevel::Greedy, &mut bot_rng) {
+                Some(mv) if rng.below(4) > 0 => mv,
+                _ => legal[rng.below(legal.len() as u64) as usize],
+            };
+            let before = game.clone();
+            let events = game.apply(seat, &mv).expect("legal");
+            decisions += 1;
+            let after = game.awaiting();
+            if !after.seats.is_empty() && after.period == awaiting.period {
+                // Still hidden: other decisions this seat could have made look the same.
+                let others: Vec<&CityMove> = legal
+                    .iter()
+                    .filter(|m| **m != mv && !matches!(m, CityMove::EndParticipation))
+                    .collect();
+                for _ in 0..3.min(others.len()) {
+                    let alt_mv = others[rng.below(others.len() as u64) as usize];
+                    let mut alt = before.clone();
+                    let alt_events = alt.apply(seat, alt_mv).expect("legal");
+                    assert_eq!(
+                        serde_json::to_value(&events).unwrap(),
+                        serde_json::to_value(&alt_events).unwrap(),
+                        "events tell seat {seat}'s decision"
+                    );
+                    for &v in viewers.iter().filter(|&&v| v != Some(seat)) {
+                        assert_eq!(
+                            view_of(&game, v),
+                            view_of(&alt, v),
+                            "the view of {v:?} tells seat {seat}'s decision {mv:?} from {alt_mv:?}"
+                        );
+                    }
+                    swaps += 1;
+                }
+            }
+            for &v in &viewers {
+                let view = view_of(&game, v);
+                let raw = view.to_string();
+                assert!(!raw.contains(&setup.seed.to_string()), "the seed shows");
+                assert!(!raw.contains("\"seed\""), "a seed field shows");
+                // Cards shown: only those turned up (the current, blocked and revealed ones).
+                let mut shown_up: Vec<Value> =
+                    view["revealed"].as_array().cloned().unwrap_or_default();
+                shown_up.extend([view["card"].clone(), view["blocked"].clone()]);
+                let mut cards = Vec::new();
+                my_city_cards(&view, &mut cards);
+                for card in cards {
+                    assert!(shown_up.contains(&card), "a face-down card shows: {card}");
+                }
+                views += 1;
+            }
+        }
+    }
+    eprintln!(
+        "my city sweep: {games} games, {decisions} decisions, {views} views checked, {swaps} hidden decisions swapped, in {:?}",
+        started.elapsed()
+    );
 }
