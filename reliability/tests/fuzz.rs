@@ -231,6 +231,28 @@ fn decoder_and_moves_on_the_corpus() {
     assert!(n >= 30, "the corpus is there ({n} frames)");
 }
 
+/// Found by the cargo-fuzz target `client_msg`: a long decimal inside a move decoded
+/// to one float, and that float re-encoded decoded to another (serde_json parses
+/// floats exactly only with its `float_roundtrip` feature, now on).
+#[test]
+fn decoder_floats_survive_decode_encode_decode() {
+    let digits = format!("25{}.{}", "3".repeat(35), "3".repeat(33));
+    for number in [
+        digits.as_str(),
+        "0.1",
+        "1e-300",
+        "2.5333333333333337e36",
+        "-7.0e22",
+    ] {
+        let text = format!(
+            r#"{{"type":"move","id":1,"version":0,"mv":{{"type":"exchange","cards":[1,{number}]}}}}"#
+        );
+        let msg: ClientMsg = serde_json::from_str(&text).unwrap();
+        let again: ClientMsg = serde_json::from_str(&serde_json::to_string(&msg).unwrap()).unwrap();
+        assert_eq!(again, msg, "{number}");
+    }
+}
+
 #[test]
 fn decoder_deep_nesting_and_huge_numbers() {
     for depth in [100, 1_000, 100_000] {

@@ -28,7 +28,7 @@ pub trait Db: Send + Sync + 'static {
     fn ping(&self) -> BoxFut<'_, Result<(), StoreError>>;
     fn upsert_table<'a>(&'a self, t: &'a TableRow) -> BoxFut<'a, Result<(), StoreError>>;
     fn insert_game<'a>(&'a self, g: &'a GameRow) -> BoxFut<'a, Result<(), StoreError>>;
-    /// Appends one move through group commit; resolves once it is durable.
+    /// Appends one move; resolves once it is durable.
     fn append(&self, row: MoveRow) -> BoxFut<'_, Result<(), StoreError>>;
     fn finish_game<'a>(
         &'a self,
@@ -43,7 +43,8 @@ pub trait Db: Send + Sync + 'static {
     fn latest_game(&self, table_id: Uuid) -> BoxFut<'_, Result<Option<GameWithMoves>, StoreError>>;
 }
 
-/// The `store` crate: SQLite or Postgres, moves through its group-commit [`store::Committer`].
+/// The `store` crate: SQLite or Postgres. Every write (moves, tables, games, outcomes) goes
+/// through its group commit ([`store::Committer`]), so many rooms share each flush.
 pub struct StoreDb {
     store: store::Store,
     committer: store::Committer,
@@ -65,10 +66,10 @@ impl Db for StoreDb {
         Box::pin(self.store.ping())
     }
     fn upsert_table<'a>(&'a self, t: &'a TableRow) -> BoxFut<'a, Result<(), StoreError>> {
-        Box::pin(self.store.upsert_table(t))
+        Box::pin(self.committer.write(store::Write::Table(t.clone())))
     }
     fn insert_game<'a>(&'a self, g: &'a GameRow) -> BoxFut<'a, Result<(), StoreError>> {
-        Box::pin(self.store.insert_game(g))
+        Box::pin(self.committer.write(store::Write::Game(g.clone())))
     }
     fn append(&self, row: MoveRow) -> BoxFut<'_, Result<(), StoreError>> {
         Box::pin(self.committer.append(row))
@@ -78,7 +79,10 @@ impl Db for StoreDb {
         game_id: Uuid,
         outcome: &'a Value,
     ) -> BoxFut<'a, Result<(), StoreError>> {
-        Box::pin(self.store.finish_game(game_id, outcome))
+        Box::pin(self.committer.write(store::Write::Outcome {
+            game_id,
+            outcome: outcome.clone(),
+        }))
     }
     fn load_unfinished(&self) -> BoxFut<'_, Result<Vec<Recovered>, StoreError>> {
         Box::pin(self.store.load_unfinished())

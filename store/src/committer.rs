@@ -1,16 +1,18 @@
-//! Group commit: the moves of many rooms stored in one transaction, each caller resumed only
-//! once its move is durable.
+//! Group commit: the writes of many rooms (moves, and the table and game rows a game's start
+//! and end change) stored in one transaction, each caller resumed only once its write is
+//! durable.
 //!
-//! Rooms send rows into a bounded queue. One background task takes everything queued (up to
-//! [`MAX_BATCH`] rows), stores it with one [`Store::append_moves`] call (one transaction, one
+//! Rooms send writes into a bounded queue. One background task takes everything queued (up to
+//! [`MAX_BATCH`] writes), stores it with one [`Store::commit`] call (one transaction, one
 //! flush) and then answers every caller. While that commit is in flight, new rows wait in the
 //! queue and form the next batch, so the batch size follows the load by itself: one row when
 //! the server is quiet, hundreds under load.
 //!
 //! A failed transaction acknowledges nothing. When it failed on a conflict (a row's
-//! `(game_id, seq)` already stored), its halves are retried separately, recursively, so that
-//! only the offending caller (and the later rows of the same game, which would leave a gap) gets
-//! the error; any other failure (database unreachable) fails every caller of the batch.
+//! `(game_id, seq)` already stored, a code taken), its halves are retried separately,
+//! recursively, so that only the offending caller (and the later moves of the same game, which
+//! would leave a gap) gets the error; any other failure (database unreachable) fails every
+//! caller of the batch.
 
 use std::collections::HashSet;
 use std::future::Future;
@@ -21,7 +23,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use tokio::sync::{mpsc, oneshot};
 use uuid::Uuid;
 
-use crate::{MoveRow, Store, StoreError};
+use crate::{MoveRow, Store, StoreError, Write};
 
 /// Most rows committed in one transaction.
 pub const MAX_BATCH: usize = 1024;
@@ -29,7 +31,7 @@ pub const MAX_BATCH: usize = 1024;
 const QUEUE: usize = 4 * MAX_BATCH;
 
 struct Request {
-    row: MoveRow,
+    write: Write,
     done: oneshot::Sender<Result<(), StoreError>>,
 }
 
@@ -46,9 +48,9 @@ pub struct Committer {
 pub struct CommitterStats {
     /// Transactions committed.
     pub commits: u64,
-    /// Moves acknowledged as stored.
+    /// Writes acknowledged as stored.
     pub rows: u64,
-    /// Moves answered with an error (not stored).
+    /// Writes answered with an error (not stored).
     pub failed: u64,
 }
 
@@ -109,9 +111,14 @@ impl Committer {
     /// task has stopped. If this future is dropped before it resolves, the move may or may not
     /// end up stored.
     pub async fn append(&self, row: MoveRow) -> Result<(), StoreError> {
+        self.write(Write::Move(row)).await
+    }
+
+    /// Like [`Committer::append`] for any write; errors are those of [`Store::commit`].
+    pub async fn write(&self, write: Write) -> Result<(), StoreError> {
         let (done, answer) = oneshot::channel();
         self.tx
-            .send(Request { row, done })
+            .send(Request { write, done })
             .await
             .map_err(|_| StoreError::Unavailable("move committer has stopped".into()))?;
         answer
@@ -142,7 +149,7 @@ async fn commit(store: &Store, batch: &mut Vec<Request>, counters: &Counters) {
 /// Stores `requests` in one transaction. If that fails on a conflict, the two halves are
 /// stored separately (recursively), so one bad row costs about `2 * log2(n)` transactions
 /// instead of failing the whole batch or retrying every row alone. Halves go in queue order,
-/// and once a row of a game has failed the later rows of that game are refused without being
+/// and once a move of a game has failed the later moves of that game are refused without being
 /// tried: storing them would leave a gap in its log.
 fn store_part<'a>(
     store: &'a Store,
@@ -153,7 +160,7 @@ fn store_part<'a>(
     Box::pin(async move {
         let (refused, requests): (Vec<Request>, Vec<Request>) = requests
             .into_iter()
-            .partition(|r| failed_games.contains(&r.row.game_id));
+            .partition(|r| r.write.move_of().is_some_and(|g| failed_games.contains(&g)));
         if !refused.is_empty() {
             counters.failed(refused.len());
             for r in refused {
@@ -165,10 +172,10 @@ fn store_part<'a>(
         if requests.is_empty() {
             return;
         }
-        let rows: Vec<MoveRow> = requests.iter().map(|r| r.row.clone()).collect();
-        match store.append_moves(&rows).await {
+        let rows: Vec<Write> = requests.iter().map(|r| r.write.clone()).collect();
+        match store.commit(&rows).await {
             Ok(()) => {
-                tracing::trace!(rows = rows.len(), "committed moves");
+                tracing::trace!(rows = rows.len(), "committed writes");
                 counters.committed(rows.len());
                 for r in requests {
                     // A caller that went away no longer needs the answer.
@@ -183,10 +190,10 @@ fn store_part<'a>(
                 store_part(store, right, failed_games, counters).await;
             }
             Err(e) => {
-                tracing::warn!(rows = rows.len(), error = %e, "storing moves failed");
+                tracing::warn!(rows = rows.len(), error = %e, "storing writes failed");
                 counters.failed(rows.len());
                 for r in requests {
-                    failed_games.insert(r.row.game_id);
+                    failed_games.extend(r.write.move_of());
                     let _ = r.done.send(Err(e.clone()));
                 }
             }
@@ -245,7 +252,13 @@ mod tests {
         rows.into_iter()
             .map(|row| {
                 let (done, answer) = oneshot::channel();
-                (Request { row, done }, answer)
+                (
+                    Request {
+                        write: Write::Move(row),
+                        done,
+                    },
+                    answer,
+                )
             })
             .unzip()
     }

@@ -137,6 +137,40 @@ pub struct MoveRow {
     pub at_ms: i64,
 }
 
+/// One write [`Store::commit`] stores with others in a single transaction; what the
+/// [`Committer`] queues.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Write {
+    Table(TableRow),
+    Game(GameRow),
+    Move(MoveRow),
+    /// The outcome of a stored game.
+    Outcome {
+        game_id: Uuid,
+        outcome: Value,
+    },
+}
+
+impl Write {
+    /// The game whose move log this write extends, if it is a move.
+    pub fn move_of(&self) -> Option<Uuid> {
+        match self {
+            Write::Move(m) => Some(m.game_id),
+            _ => None,
+        }
+    }
+}
+
+const UPSERT_TABLE: &str = "insert into game_table (id, game, invite_code, spectator_code, \
+     status, public, doc, updated_at_ms) values ($1, $2, $3, $4, $5, $6, $7, $8) \
+     on conflict (id) do update set game = excluded.game, \
+     invite_code = excluded.invite_code, spectator_code = excluded.spectator_code, \
+     status = excluded.status, public = excluded.public, doc = excluded.doc, \
+     updated_at_ms = excluded.updated_at_ms";
+const INSERT_GAME: &str = "insert into game (id, table_id, number, setup, started_at_ms, outcome) \
+     values ($1, $2, $3, $4, $5, $6)";
+const SET_OUTCOME: &str = "update game set outcome = $1 where id = $2";
+
 /// An unfinished table with what is needed to bring its room back after a restart.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Recovered {
@@ -372,22 +406,8 @@ impl Store {
     /// Errors: [`StoreError::Conflict`] when another table already uses one of its codes, or the
     /// status is not one of `lobby`, `playing`, `finished`.
     pub async fn upsert_table(&self, t: &TableRow) -> Result<(), StoreError> {
-        const SQL: &str = "insert into game_table (id, game, invite_code, spectator_code, \
-             status, public, doc, updated_at_ms) values ($1, $2, $3, $4, $5, $6, $7, $8) \
-             on conflict (id) do update set game = excluded.game, \
-             invite_code = excluded.invite_code, spectator_code = excluded.spectator_code, \
-             status = excluded.status, public = excluded.public, doc = excluded.doc, \
-             updated_at_ms = excluded.updated_at_ms";
         on_pool!(self, write, pool => {
-            sqlx::query(SQL)
-                .bind(t.id)
-                .bind(&t.game)
-                .bind(&t.invite_code)
-                .bind(&t.spectator_code)
-                .bind(&t.status)
-                .bind(t.public)
-                .bind(Json(&t.doc))
-                .bind(t.updated_at_ms)
+            bind_table(sqlx::query(UPSERT_TABLE), t)
                 .execute(pool)
                 .await
                 .map_err(|e| db_error("upsert table", e))?;
@@ -400,16 +420,8 @@ impl Store {
     /// Errors: [`StoreError::Conflict`] when the id or the table's game number is taken, or the
     /// table does not exist.
     pub async fn insert_game(&self, g: &GameRow) -> Result<(), StoreError> {
-        const SQL: &str = "insert into game (id, table_id, number, setup, started_at_ms, outcome) \
-             values ($1, $2, $3, $4, $5, $6)";
         on_pool!(self, write, pool => {
-            sqlx::query(SQL)
-                .bind(g.id)
-                .bind(g.table_id)
-                .bind(g.number)
-                .bind(Json(&g.setup))
-                .bind(g.started_at_ms)
-                .bind(g.outcome.as_ref().map(Json))
+            bind_game(sqlx::query(INSERT_GAME), g)
                 .execute(pool)
                 .await
                 .map_err(|e| db_error("insert game", e))?;
@@ -428,20 +440,7 @@ impl Store {
         }
         match &self.db {
             Db::Sqlite { write: pool, .. } => {
-                // Statements of a few fixed sizes, so each is prepared once per connection and
-                // then served from the statement cache whatever the batch size.
-                let mut rest = moves;
-                let mut chunks = Vec::new();
-                while !rest.is_empty() {
-                    let size = SQLITE_STATEMENT_ROWS
-                        .iter()
-                        .copied()
-                        .find(|&n| n <= rest.len())
-                        .unwrap_or(1);
-                    let (chunk, tail) = rest.split_at(size);
-                    chunks.push(chunk);
-                    rest = tail;
-                }
+                let chunks = sqlite_chunks(moves);
                 if let [only] = chunks.as_slice() {
                     // One statement is atomic by itself.
                     sqlite_insert_moves(only)
@@ -462,28 +461,11 @@ impl Store {
                 }
             }
             Db::Postgres(pool) => {
-                // One statement (atomic by itself) with one array per column, whatever the count.
-                let mut ids = Vec::with_capacity(moves.len());
-                let mut seqs = Vec::with_capacity(moves.len());
-                let mut entries = Vec::with_capacity(moves.len());
-                let mut ats = Vec::with_capacity(moves.len());
-                for m in moves {
-                    ids.push(m.game_id);
-                    seqs.push(m.seq);
-                    entries.push(Json(&m.entry));
-                    ats.push(m.at_ms);
-                }
-                sqlx::query(
-                    "insert into game_move (game_id, seq, entry, at_ms) \
-                     select * from unnest($1::uuid[], $2::int8[], $3::jsonb[], $4::int8[])",
-                )
-                .bind(ids)
-                .bind(seqs)
-                .bind(entries)
-                .bind(ats)
-                .execute(pool)
-                .await
-                .map_err(|e| db_error(WHAT, e))?;
+                // One statement (atomic by itself), whatever the count.
+                postgres_insert_moves(moves)
+                    .execute(pool)
+                    .await
+                    .map_err(|e| db_error(WHAT, e))?;
             }
         }
         Ok(())
@@ -493,18 +475,104 @@ impl Store {
     ///
     /// Errors: [`StoreError::Conflict`] when no such game is stored.
     pub async fn finish_game(&self, game_id: Uuid, outcome: &Value) -> Result<(), StoreError> {
-        const WHAT: &str = "finish game";
         let updated = on_pool!(self, write, pool => {
-            sqlx::query("update game set outcome = $1 where id = $2")
+            sqlx::query(SET_OUTCOME)
                 .bind(Json(outcome))
                 .bind(game_id)
                 .execute(pool)
                 .await
-                .map_err(|e| db_error(WHAT, e))?
+                .map_err(|e| db_error("finish game", e))?
                 .rows_affected()
         });
         if updated == 0 {
-            return Err(StoreError::Conflict(format!("{WHAT}: no such game")));
+            return Err(StoreError::Conflict("finish game: no such game".into()));
+        }
+        Ok(())
+    }
+
+    /// Stores every write in ONE transaction: all or nothing, one flush. A batch holds at
+    /// most one write per room (each room waits for its write before the next), so writes
+    /// are grouped by kind, in an order that satisfies every reference: tables, games,
+    /// moves, outcomes; within a kind they keep their order.
+    ///
+    /// Errors: those of [`Store::upsert_table`], [`Store::insert_game`],
+    /// [`Store::append_moves`] and [`Store::finish_game`]; nothing is stored then.
+    pub async fn commit(&self, writes: &[Write]) -> Result<(), StoreError> {
+        const WHAT: &str = "commit";
+        let moves: Vec<MoveRow> = writes
+            .iter()
+            .filter_map(|w| match w {
+                Write::Move(m) => Some(m.clone()),
+                _ => None,
+            })
+            .collect();
+        if moves.len() == writes.len() {
+            return self.append_moves(&moves).await;
+        }
+        macro_rules! rows_before_moves {
+            ($tx:ident) => {
+                for w in writes {
+                    if let Write::Table(t) = w {
+                        bind_table(sqlx::query(UPSERT_TABLE), t)
+                            .execute(&mut *$tx)
+                            .await
+                            .map_err(|e| db_error("upsert table", e))?;
+                    }
+                }
+                for w in writes {
+                    if let Write::Game(g) = w {
+                        bind_game(sqlx::query(INSERT_GAME), g)
+                            .execute(&mut *$tx)
+                            .await
+                            .map_err(|e| db_error("insert game", e))?;
+                    }
+                }
+            };
+        }
+        macro_rules! outcomes {
+            ($tx:ident) => {
+                for w in writes {
+                    if let Write::Outcome { game_id, outcome } = w {
+                        let updated = sqlx::query(SET_OUTCOME)
+                            .bind(Json(outcome))
+                            .bind(game_id)
+                            .execute(&mut *$tx)
+                            .await
+                            .map_err(|e| db_error("finish game", e))?
+                            .rows_affected();
+                        if updated == 0 {
+                            return Err(StoreError::Conflict("finish game: no such game".into()));
+                        }
+                    }
+                }
+            };
+        }
+        match &self.db {
+            Db::Sqlite { write: pool, .. } => {
+                let mut tx = pool.begin().await.map_err(|e| db_error(WHAT, e))?;
+                rows_before_moves!(tx);
+                for chunk in sqlite_chunks(&moves) {
+                    sqlite_insert_moves(chunk)
+                        .build()
+                        .execute(&mut *tx)
+                        .await
+                        .map_err(|e| db_error("append moves", e))?;
+                }
+                outcomes!(tx);
+                tx.commit().await.map_err(|e| db_error(WHAT, e))?;
+            }
+            Db::Postgres(pool) => {
+                let mut tx = pool.begin().await.map_err(|e| db_error(WHAT, e))?;
+                rows_before_moves!(tx);
+                if !moves.is_empty() {
+                    postgres_insert_moves(&moves)
+                        .execute(&mut *tx)
+                        .await
+                        .map_err(|e| db_error("append moves", e))?;
+                }
+                outcomes!(tx);
+                tx.commit().await.map_err(|e| db_error(WHAT, e))?;
+            }
         }
         Ok(())
     }
@@ -645,6 +713,88 @@ impl Store {
 }
 
 /// `insert into game_move ... values (..), (..), ...` for SQLite.
+/// Moves split into statements of a few fixed sizes, so each statement is prepared once
+/// per connection and then served from the statement cache whatever the batch size.
+fn sqlite_chunks(moves: &[MoveRow]) -> Vec<&[MoveRow]> {
+    let mut rest = moves;
+    let mut chunks = Vec::new();
+    while !rest.is_empty() {
+        let size = SQLITE_STATEMENT_ROWS
+            .iter()
+            .copied()
+            .find(|&n| n <= rest.len())
+            .unwrap_or(1);
+        let (chunk, tail) = rest.split_at(size);
+        chunks.push(chunk);
+        rest = tail;
+    }
+    chunks
+}
+
+/// One Postgres statement inserting any number of moves, one array per column.
+fn postgres_insert_moves(
+    moves: &[MoveRow],
+) -> sqlx::query::Query<'static, sqlx::Postgres, sqlx::postgres::PgArguments> {
+    let mut ids = Vec::with_capacity(moves.len());
+    let mut seqs = Vec::with_capacity(moves.len());
+    let mut entries = Vec::with_capacity(moves.len());
+    let mut ats = Vec::with_capacity(moves.len());
+    for m in moves {
+        ids.push(m.game_id);
+        seqs.push(m.seq);
+        entries.push(Json(m.entry.clone()));
+        ats.push(m.at_ms);
+    }
+    sqlx::query(
+        "insert into game_move (game_id, seq, entry, at_ms) \
+         select * from unnest($1::uuid[], $2::int8[], $3::jsonb[], $4::int8[])",
+    )
+    .bind(ids)
+    .bind(seqs)
+    .bind(entries)
+    .bind(ats)
+}
+
+fn bind_table<'q, DB: sqlx::Database>(
+    q: sqlx::query::Query<'q, DB, <DB as sqlx::Database>::Arguments>,
+    t: &'q TableRow,
+) -> sqlx::query::Query<'q, DB, <DB as sqlx::Database>::Arguments>
+where
+    Uuid: sqlx::Encode<'q, DB> + sqlx::Type<DB>,
+    String: sqlx::Encode<'q, DB> + sqlx::Type<DB>,
+    bool: sqlx::Encode<'q, DB> + sqlx::Type<DB>,
+    i64: sqlx::Encode<'q, DB> + sqlx::Type<DB>,
+    Json<&'q Value>: sqlx::Encode<'q, DB> + sqlx::Type<DB>,
+{
+    q.bind(t.id)
+        .bind(&t.game)
+        .bind(&t.invite_code)
+        .bind(&t.spectator_code)
+        .bind(&t.status)
+        .bind(t.public)
+        .bind(Json(&t.doc))
+        .bind(t.updated_at_ms)
+}
+
+fn bind_game<'q, DB: sqlx::Database>(
+    q: sqlx::query::Query<'q, DB, <DB as sqlx::Database>::Arguments>,
+    g: &'q GameRow,
+) -> sqlx::query::Query<'q, DB, <DB as sqlx::Database>::Arguments>
+where
+    Uuid: sqlx::Encode<'q, DB> + sqlx::Type<DB>,
+    i32: sqlx::Encode<'q, DB> + sqlx::Type<DB>,
+    i64: sqlx::Encode<'q, DB> + sqlx::Type<DB>,
+    Json<&'q Value>: sqlx::Encode<'q, DB> + sqlx::Type<DB>,
+    Option<Json<&'q Value>>: sqlx::Encode<'q, DB> + sqlx::Type<DB>,
+{
+    q.bind(g.id)
+        .bind(g.table_id)
+        .bind(g.number)
+        .bind(Json(&g.setup))
+        .bind(g.started_at_ms)
+        .bind(g.outcome.as_ref().map(Json))
+}
+
 fn sqlite_insert_moves(chunk: &[MoveRow]) -> QueryBuilder<Sqlite> {
     let mut qb = QueryBuilder::<Sqlite>::new("insert into game_move (game_id, seq, entry, at_ms) ");
     qb.push_values(chunk, |mut b, m| {

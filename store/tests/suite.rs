@@ -6,7 +6,7 @@
 mod support;
 
 use serde_json::json;
-use store::{Committer, GameRow, MoveRow, Recovered, Store, StoreError, TableRow};
+use store::{Committer, GameRow, MoveRow, Recovered, Store, StoreError, TableRow, Write};
 use support::Ctx;
 use uuid::Uuid;
 
@@ -293,6 +293,98 @@ async fn append_is_all_or_nothing(ctx: &Ctx) {
     assert_eq!(moves_of(store, t2.id).await, big);
 }
 
+/// Tables, games, moves and outcomes of different rooms in one transaction, whatever order
+/// they were queued in; a failing one stores nothing of the batch.
+async fn commit_mixes_every_kind_of_write_all_or_nothing(ctx: &Ctx) {
+    let store = &ctx.store;
+    let (t1, g1) = table_with_game(store, "playing").await;
+    store.append_moves(&[mv(g1.id, 0)]).await.expect("move 0");
+    let new_table = table("playing", 2);
+    let new_game = game(new_table.id, 1);
+    let mut t1_finished = t1.clone();
+    t1_finished.status = "finished".into();
+    let outcome = json!({"winners": [0], "scores": [1, 0]});
+    let batch = vec![
+        Write::Outcome {
+            game_id: g1.id,
+            outcome: outcome.clone(),
+        },
+        Write::Move(mv(g1.id, 1)),
+        Write::Game(new_game.clone()),
+        Write::Table(t1_finished.clone()),
+        Write::Table(new_table.clone()),
+    ];
+    // With a failing write (a move of an unknown game) nothing of it is stored.
+    let mut failing = batch.clone();
+    failing.push(Write::Move(mv(Uuid::new_v4(), 0)));
+    assert_conflict(store.commit(&failing).await);
+    assert_eq!(store.latest_game(new_table.id).await.expect("latest"), None);
+    assert_eq!(moves_of(store, t1.id).await, vec![mv(g1.id, 0)]);
+
+    store.commit(&batch).await.expect("commit");
+    let (got, moves) = store
+        .latest_game(t1.id)
+        .await
+        .expect("latest")
+        .expect("game");
+    assert_eq!(got.outcome, Some(outcome));
+    assert_eq!(moves, vec![mv(g1.id, 0), mv(g1.id, 1)]);
+    assert_eq!(
+        store.table_by_id(t1.id).await.expect("table"),
+        Some(t1_finished)
+    );
+    assert_eq!(
+        store.latest_game(new_table.id).await.expect("latest"),
+        Some((new_game, vec![]))
+    );
+}
+
+/// The committer groups every kind of write; a taken code fails only its own caller.
+async fn committer_groups_table_and_game_writes(ctx: &Ctx) {
+    let committer = Committer::spawn(ctx.store.clone());
+    let taken = table("lobby", 1);
+    ctx.store.upsert_table(&taken).await.expect("taken");
+    let mut tasks = Vec::new();
+    let mut tables = Vec::new();
+    for _ in 0..10 {
+        let t = table("lobby", 1);
+        let g = game(t.id, 1);
+        tables.push((t.clone(), g.clone()));
+        let committer = committer.clone();
+        tasks.push(tokio::spawn(async move {
+            committer.write(Write::Table(t)).await?;
+            committer.write(Write::Game(g.clone())).await?;
+            committer.write(Write::Move(mv(g.id, 0))).await?;
+            committer
+                .write(Write::Outcome {
+                    game_id: g.id,
+                    outcome: json!({"winners": []}),
+                })
+                .await
+        }));
+    }
+    let mut clash = table("lobby", 1);
+    clash.invite_code = taken.invite_code.clone();
+    let clash_result = committer.write(Write::Table(clash.clone())).await;
+    for task in tasks {
+        task.await.expect("task").expect("stored");
+    }
+    assert_conflict(clash_result);
+    assert_eq!(committer.stats().rows, 40);
+    assert_eq!(committer.stats().failed, 1);
+    for (t, g) in &tables {
+        let (got, moves) = ctx
+            .store
+            .latest_game(t.id)
+            .await
+            .expect("latest")
+            .expect("game");
+        assert_eq!(got.outcome, Some(json!({"winners": []})));
+        assert_eq!(moves, vec![mv(g.id, 0)]);
+    }
+    assert_eq!(ctx.store.table_by_id(clash.id).await.expect("lookup"), None);
+}
+
 async fn load_unfinished_returns_lobby_and_playing_tables(ctx: &Ctx) {
     let store = &ctx.store;
     // A lobby without any game.
@@ -525,6 +617,8 @@ suite!(
     moves_round_trip_in_seq_order,
     duplicate_move_is_a_conflict,
     append_is_all_or_nothing,
+    commit_mixes_every_kind_of_write_all_or_nothing,
+    committer_groups_table_and_game_writes,
     load_unfinished_returns_lobby_and_playing_tables,
     committer_acknowledges_only_committed_moves,
     committer_concurrent_appends_all_land_in_order,
