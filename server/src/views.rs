@@ -50,21 +50,23 @@ fn members(text: &str) -> Option<Vec<Range<usize>>> {
         return None;
     }
     let mut out = Vec::new();
-    let (mut depth, mut in_string, mut escaped) = (0usize, false, false);
+    let mut depth = 0usize;
     let mut start = 1;
-    for (i, &b) in bytes.iter().enumerate() {
-        if in_string {
-            if escaped {
-                escaped = false;
-            } else if b == b'\\' {
-                escaped = true;
-            } else if b == b'"' {
-                in_string = false;
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'"' => {
+                // Jump to the closing quote (most of a view's bytes are in its keys).
+                let mut j = i + 1;
+                loop {
+                    j += memchr::memchr2(b'"', b'\\', bytes.get(j..)?)?;
+                    if bytes[j] == b'"' {
+                        break;
+                    }
+                    j += 2;
+                }
+                i = j;
             }
-            continue;
-        }
-        match b {
-            b'"' => in_string = true,
             b'{' | b'[' => depth += 1,
             b'}' | b']' => {
                 depth = depth.checked_sub(1)?;
@@ -83,6 +85,7 @@ fn members(text: &str) -> Option<Vec<Range<usize>>> {
             }
             _ => {}
         }
+        i += 1;
     }
     (depth == 0 && out.iter().all(|r| !r.is_empty())).then_some(out)
 }
