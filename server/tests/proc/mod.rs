@@ -29,7 +29,7 @@ use tokio_tungstenite::tungstenite::Message;
 #[path = "../support/mod.rs"]
 mod support;
 
-pub use support::{Kind, TestDb, admin_url};
+pub use support::{Kind, TestDb};
 
 /// An environment variable as a number, or a default.
 pub fn env_num(name: &str, default: u64) -> u64 {
@@ -86,7 +86,7 @@ pub fn pg_parts(url: &str) -> (String, String, String) {
 
 /// Where the admin URL's Postgres listens.
 pub fn pg_addr() -> String {
-    let (_, authority, _) = pg_parts(&admin_url());
+    let (_, authority, _) = pg_parts(&testdb::admin_url());
     let host = authority
         .rsplit('@')
         .next()

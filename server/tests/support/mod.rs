@@ -2,10 +2,8 @@
 //! abruptly), a fresh SQLite directory or Postgres database per test, and small
 //! WebSocket and HTTP clients.
 //!
-//! Postgres: `TEST_DATABASE_URL` (default `postgres://postgres@127.0.0.1:5432/postgres`)
-//! names a server and a database to connect to for creating and dropping
-//! `citytable_server_test_<uuid>` databases. An unreachable server fails the
-//! Postgres tests unless `CITYTABLE_SKIP_POSTGRES=1`.
+//! Postgres databases (`citytable_server_test_<uuid>`) come from the `testdb` crate
+//! (`TEST_DATABASE_URL`, `CITYTABLE_SKIP_POSTGRES=1`).
 
 #![allow(dead_code, clippy::unwrap_used)]
 
@@ -18,40 +16,13 @@ use futures_util::{SinkExt, StreamExt};
 use serde_json::{Value, json};
 use server::Config;
 use server::db::{Db, StoreDb};
-use sqlx::Connection;
-use sqlx::postgres::PgConnection;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::sync::oneshot;
 use tokio_tungstenite::tungstenite::Message;
 use uuid::Uuid;
 
-pub const DEFAULT_TEST_DATABASE_URL: &str = "postgres://postgres@127.0.0.1:5432/postgres";
-
 /// How long a test waits for one message before failing.
 pub const WAIT: Duration = Duration::from_secs(20);
-
-pub fn skip_postgres() -> bool {
-    std::env::var("CITYTABLE_SKIP_POSTGRES").is_ok_and(|v| v == "1")
-}
-
-pub fn admin_url() -> String {
-    std::env::var("TEST_DATABASE_URL").unwrap_or_else(|_| DEFAULT_TEST_DATABASE_URL.to_string())
-}
-
-fn with_database(url: &str, name: &str) -> String {
-    let (scheme, rest) = url.split_once("://").expect("database url has a scheme");
-    let (authority, query) = match rest.split_once('/') {
-        Some((authority, path)) => (authority, path.split_once('?').map(|(_, q)| q)),
-        None => match rest.split_once('?') {
-            Some((authority, q)) => (authority, Some(q)),
-            None => (rest, None),
-        },
-    };
-    match query {
-        Some(q) => format!("{scheme}://{authority}/{name}?{q}"),
-        None => format!("{scheme}://{authority}/{name}"),
-    }
-}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kind {
@@ -63,7 +34,7 @@ pub enum Kind {
 pub struct TestDb {
     pub url: Option<String>,
     pub dir: PathBuf,
-    pg: Option<(String, String)>,
+    pg: Option<testdb::PgDatabase>,
 }
 
 impl TestDb {
@@ -80,7 +51,7 @@ impl TestDb {
     pub fn pg(&self) -> Option<(&str, &str)> {
         self.pg
             .as_ref()
-            .map(|(admin, name)| (admin.as_str(), name.as_str()))
+            .map(|db| (db.admin_url.as_str(), db.name.as_str()))
     }
 
     /// `None` when Postgres tests are skipped on purpose.
@@ -88,26 +59,10 @@ impl TestDb {
         match kind {
             Kind::Sqlite => Some(TestDb::sqlite()),
             Kind::Postgres => {
-                if skip_postgres() {
-                    eprintln!("CITYTABLE_SKIP_POSTGRES=1: skipping a Postgres test");
-                    return None;
-                }
-                let admin = admin_url();
-                let mut conn = PgConnection::connect(&admin).await.unwrap_or_else(|e| {
-                    panic!(
-                        "Postgres for tests is unreachable at TEST_DATABASE_URL ({e}); start it \
-                         or set CITYTABLE_SKIP_POSTGRES=1"
-                    )
-                });
-                let name = format!("citytable_server_test_{}", Uuid::new_v4().simple());
-                sqlx::raw_sql(sqlx::AssertSqlSafe(format!("create database {name}")))
-                    .execute(&mut conn)
-                    .await
-                    .expect("create test database");
-                let _ = conn.close().await;
+                let pg = testdb::PgDatabase::create("citytable_server_test").await?;
                 let mut db = TestDb::sqlite();
-                db.url = Some(with_database(&admin, &name));
-                db.pg = Some((admin, name));
+                db.url = Some(pg.url.clone());
+                db.pg = Some(pg);
                 Some(db)
             }
         }
@@ -116,26 +71,8 @@ impl TestDb {
 
 impl Drop for TestDb {
     fn drop(&mut self) {
+        // The Postgres database (if any) drops itself.
         let _ = std::fs::remove_dir_all(&self.dir);
-        if let Some((admin, name)) = self.pg.take() {
-            let _ = std::thread::spawn(move || {
-                let rt = tokio::runtime::Builder::new_current_thread()
-                    .enable_all()
-                    .build()
-                    .expect("runtime");
-                rt.block_on(async {
-                    if let Ok(mut c) = PgConnection::connect(&admin).await {
-                        let _ = sqlx::raw_sql(sqlx::AssertSqlSafe(format!(
-                            "drop database if exists {name} with (force)"
-                        )))
-                        .execute(&mut c)
-                        .await;
-                        let _ = c.close().await;
-                    }
-                });
-            })
-            .join();
-        }
     }
 }
 
