@@ -2,18 +2,19 @@
 # Scenario 3, reference game side by side: tic-tac-toe rooms (2 bot players +
 # SPECTATORS spectators) at the same offered rates on
 #   - CityTable, every move committed to Postgres before its views go out (default),
-#   - CityTable on SQLite (WAL, synchronous=FULL) on disk,
-#   - CityTable on SQLite in tmpfs (/dev/shm: fsync is free, nothing survives a reboot;
-#     the closest match to boardgame.io's in-memory default storage),
+#   - CityTable on SQLite (WAL, synchronous=FULL) on disk, the server's embedded default,
+#   - CityTable keeping everything in memory (DATABASE_URL=memory:, nothing durable):
+#     the like-for-like match for boardgame.io's default storage,
 #   - boardgame.io 0.50 (bench/boardgameio, default in-memory storage),
+# (also available: sqlite-tmpfs, SQLite in /dev/shm where fsync is free),
 # each driven and timed by the same loadgen code.
 #
 #   bench/versus.sh
-#   TARGETS="bgio sqlite-tmpfs" RATES=500,1000,2000 bench/versus.sh
+#   TARGETS="bgio memory" RATES=500,1000,2000 bench/versus.sh
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 need_binaries; raise_limits
-TARGETS="${TARGETS:-postgres sqlite sqlite-tmpfs bgio}"
+TARGETS="${TARGETS:-postgres sqlite memory bgio}"
 ROOMS="${ROOMS:-500}"; SPECTATORS="${SPECTATORS:-2}"
 RATES="${RATES:-250,500,1000,2000,4000,6000,8000,10000,12000,16000}"
 MEASURE="${MEASURE:-10}"; WARMUP="${WARMUP:-3}"; LIMIT="${LIMIT:-5}"
