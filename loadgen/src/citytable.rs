@@ -447,7 +447,7 @@ impl Room {
                     Some(Incoming::Text { conn, at, text }) => self.on_frame(conn, at, text.as_str()).await,
                     _ => return,
                 },
-                _ = tokio::time::sleep_until(wake) => {}
+                _ = crate::timer::sleep_until(wake) => {}
                 changed = interval.changed() => {
                     if changed.is_err() { return; }
                     let i = *interval.borrow_and_update();

@@ -19,6 +19,7 @@ mod net;
 mod play;
 mod procstat;
 mod stats;
+mod timer;
 
 use std::collections::HashMap;
 use std::net::{Ipv4Addr, SocketAddr};
