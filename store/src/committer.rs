@@ -172,29 +172,34 @@ fn store_part<'a>(
         if requests.is_empty() {
             return;
         }
-        let rows: Vec<Write> = requests.iter().map(|r| r.write.clone()).collect();
-        match store.commit(&rows).await {
+        let (writes, dones): (Vec<Write>, Vec<_>) =
+            requests.into_iter().map(|r| (r.write, r.done)).unzip();
+        match store.commit(&writes).await {
             Ok(()) => {
-                tracing::trace!(rows = rows.len(), "committed writes");
-                counters.committed(rows.len());
-                for r in requests {
+                tracing::trace!(rows = writes.len(), "committed writes");
+                counters.committed(writes.len());
+                for done in dones {
                     // A caller that went away no longer needs the answer.
-                    let _ = r.done.send(Ok(()));
+                    let _ = done.send(Ok(()));
                 }
             }
-            Err(StoreError::Conflict(_)) if requests.len() > 1 => {
-                tracing::debug!(rows = rows.len(), "batch conflicted; splitting it");
-                let mut left = requests;
+            Err(StoreError::Conflict(_)) if writes.len() > 1 => {
+                tracing::debug!(rows = writes.len(), "batch conflicted; splitting it");
+                let mut left: Vec<Request> = writes
+                    .into_iter()
+                    .zip(dones)
+                    .map(|(write, done)| Request { write, done })
+                    .collect();
                 let right = left.split_off(left.len() / 2);
                 store_part(store, left, failed_games, counters).await;
                 store_part(store, right, failed_games, counters).await;
             }
             Err(e) => {
-                tracing::warn!(rows = rows.len(), error = %e, "storing writes failed");
-                counters.failed(rows.len());
-                for r in requests {
-                    failed_games.extend(r.write.move_of());
-                    let _ = r.done.send(Err(e.clone()));
+                tracing::warn!(rows = writes.len(), error = %e, "storing writes failed");
+                counters.failed(writes.len());
+                for (write, done) in writes.iter().zip(dones) {
+                    failed_games.extend(write.move_of());
+                    let _ = done.send(Err(e.clone()));
                 }
             }
         }

@@ -434,6 +434,11 @@ impl Store {
     /// Errors: [`StoreError::Conflict`] when a `(game_id, seq)` is already stored or appears
     /// twice in `moves`, or a game does not exist; nothing is stored then.
     pub async fn append_moves(&self, moves: &[MoveRow]) -> Result<(), StoreError> {
+        self.append_move_refs(&moves.iter().collect::<Vec<_>>())
+            .await
+    }
+
+    async fn append_move_refs(&self, moves: &[&MoveRow]) -> Result<(), StoreError> {
         const WHAT: &str = "append moves";
         if moves.is_empty() {
             return Ok(());
@@ -499,15 +504,15 @@ impl Store {
     /// [`Store::append_moves`] and [`Store::finish_game`]; nothing is stored then.
     pub async fn commit(&self, writes: &[Write]) -> Result<(), StoreError> {
         const WHAT: &str = "commit";
-        let moves: Vec<MoveRow> = writes
+        let moves: Vec<&MoveRow> = writes
             .iter()
             .filter_map(|w| match w {
-                Write::Move(m) => Some(m.clone()),
+                Write::Move(m) => Some(m),
                 _ => None,
             })
             .collect();
         if moves.len() == writes.len() {
-            return self.append_moves(&moves).await;
+            return self.append_move_refs(&moves).await;
         }
         macro_rules! rows_before_moves {
             ($tx:ident) => {
@@ -712,10 +717,9 @@ impl Store {
     }
 }
 
-/// `insert into game_move ... values (..), (..), ...` for SQLite.
 /// Moves split into statements of a few fixed sizes, so each statement is prepared once
 /// per connection and then served from the statement cache whatever the batch size.
-fn sqlite_chunks(moves: &[MoveRow]) -> Vec<&[MoveRow]> {
+fn sqlite_chunks<'a, 'q>(moves: &'a [&'q MoveRow]) -> Vec<&'a [&'q MoveRow]> {
     let mut rest = moves;
     let mut chunks = Vec::new();
     while !rest.is_empty() {
@@ -732,9 +736,9 @@ fn sqlite_chunks(moves: &[MoveRow]) -> Vec<&[MoveRow]> {
 }
 
 /// One Postgres statement inserting any number of moves, one array per column.
-fn postgres_insert_moves(
-    moves: &[MoveRow],
-) -> sqlx::query::Query<'static, sqlx::Postgres, sqlx::postgres::PgArguments> {
+fn postgres_insert_moves<'q>(
+    moves: &[&'q MoveRow],
+) -> sqlx::query::Query<'q, sqlx::Postgres, sqlx::postgres::PgArguments> {
     let mut ids = Vec::with_capacity(moves.len());
     let mut seqs = Vec::with_capacity(moves.len());
     let mut entries = Vec::with_capacity(moves.len());
@@ -742,7 +746,7 @@ fn postgres_insert_moves(
     for m in moves {
         ids.push(m.game_id);
         seqs.push(m.seq);
-        entries.push(Json(m.entry.clone()));
+        entries.push(Json(&m.entry));
         ats.push(m.at_ms);
     }
     sqlx::query(
@@ -795,7 +799,8 @@ where
         .bind(g.outcome.as_ref().map(Json))
 }
 
-fn sqlite_insert_moves(chunk: &[MoveRow]) -> QueryBuilder<Sqlite> {
+/// `insert into game_move ... values (..), (..), ...` for SQLite.
+fn sqlite_insert_moves(chunk: &[&MoveRow]) -> QueryBuilder<Sqlite> {
     let mut qb = QueryBuilder::<Sqlite>::new("insert into game_move (game_id, seq, entry, at_ms) ");
     qb.push_values(chunk, |mut b, m| {
         b.push_bind(m.game_id)
