@@ -117,7 +117,7 @@ fn potential(p: &PlayerState, gold_open: bool) -> i32 {
     v
 }
 
-/// Weights in hundredths of a point, tuned with the `bot_match` example.
+/// Weights in hundredths of a point, tuned with the `my_city_bot_match` example.
 const CONTACT: i32 = 30;
 const WELL_SIDE: i32 = 60;
 const CHURCH_COLOR: i32 = 60;

@@ -1,6 +1,6 @@
 //! Greedy against Random: plays seeded games and prints win rates and scores.
 //!
-//! `cargo run --release -p my-city --example bot_match [games]`
+//! `cargo run --release -p my-city --example my_city_bot_match [games]`
 
 use engine::{BotLevel, Game, Setup};
 use my_city::{MyCity, Options};
