@@ -133,7 +133,8 @@ fn numbers_in_text(s: &str) -> Vec<u64> {
 fn numbers_in(v: &Value, out: &mut BTreeSet<u64>) {
     match v {
         Value::Number(n) => {
-            if let Some(n) = n.as_u64() {
+            // A sentence writes -11 as "-11", which `numbers_in_text` reads as 11.
+            if let Some(n) = n.as_i64().map(i64::unsigned_abs).or(n.as_u64()) {
                 out.insert(n);
             }
         }
