@@ -38,17 +38,14 @@ async fn crash_run(db: Fresh, seed: u64) {
     let mut recs = Vec::new();
     let mut tasks = Vec::new();
     for t in 0..tables {
-        let (rec, host, guest) = proc::big_city_table(server.addr).await;
-        for (seat, token) in [(Some(0), Some(host)), (Some(1), Some(guest)), (None, None)] {
-            tasks.push(tokio::spawn(proc::play(
-                world.clone(),
-                rec.clone(),
-                seat,
-                token,
-                seed ^ (t * 16 + seat.unwrap_or(9)),
-                15,
-            )));
-        }
+        let (rec, clients) = proc::big_city_table_in_play(
+            server.addr,
+            &world,
+            |seat| seed ^ (t * 16 + seat.unwrap_or(9)),
+            15,
+        )
+        .await;
+        tasks.extend(clients);
         recs.push(rec);
     }
 
@@ -153,18 +150,9 @@ async fn postgres_outage_answers_try_again_and_resumes() {
     let log = Arc::new(Mutex::new(Vec::new()));
     let server = Proc::start(&db.dir, url.as_deref(), proc::free_port(), 5, log.clone()).await;
     let world = World::new(server.addr);
-    let (rec, host, guest) = proc::big_city_table(server.addr).await;
-    let mut tasks = Vec::new();
-    for (seat, token) in [(Some(0), Some(host)), (Some(1), Some(guest)), (None, None)] {
-        tasks.push(tokio::spawn(proc::play(
-            world.clone(),
-            rec.clone(),
-            seat,
-            token,
-            0x07a6e ^ seat.unwrap_or(9),
-            10,
-        )));
-    }
+    let (rec, tasks) =
+        proc::big_city_table_in_play(server.addr, &world, |seat| 0x07a6e ^ seat.unwrap_or(9), 10)
+            .await;
     tokio::time::sleep(Duration::from_millis(1500)).await;
     let before_cut = rec.max_seen.load(Ordering::SeqCst);
     assert!(before_cut > 0, "play started");

@@ -105,18 +105,7 @@ struct Running {
 }
 
 async fn new_table(world: &Arc<World>, addr: std::net::SocketAddr, rng: &mut Rng) -> Running {
-    let (rec, host, guest) = proc::big_city_table(addr).await;
-    let mut tasks = Vec::new();
-    for (seat, token) in [(Some(0), Some(host)), (Some(1), Some(guest)), (None, None)] {
-        tasks.push(tokio::spawn(proc::play(
-            world.clone(),
-            rec.clone(),
-            seat,
-            token,
-            rng.next(),
-            400,
-        )));
-    }
+    let (rec, tasks) = proc::big_city_table_in_play(addr, world, |_| rng.next(), 400).await;
     Running {
         rec,
         tasks,

@@ -911,6 +911,32 @@ pub async fn big_city_table(addr: SocketAddr) -> (Arc<TableRec>, String, String)
     (rec, host_token, guest_token)
 }
 
+/// A Big City table (see [`big_city_table`]) with its clients playing: the two
+/// players and a spectator, each a [`play`] task. `seed` gives each client's seed
+/// from its seat (`None`: the spectator).
+pub async fn big_city_table_in_play(
+    addr: SocketAddr,
+    world: &Arc<World>,
+    mut seed: impl FnMut(Option<u64>) -> u64,
+    max_pause_ms: u64,
+) -> (Arc<TableRec>, Vec<tokio::task::JoinHandle<()>>) {
+    let (rec, host, guest) = big_city_table(addr).await;
+    let tasks = [(Some(0), Some(host)), (Some(1), Some(guest)), (None, None)]
+        .into_iter()
+        .map(|(seat, token)| {
+            tokio::spawn(play(
+                world.clone(),
+                rec.clone(),
+                seat,
+                token,
+                seed(seat),
+                max_pause_ms,
+            ))
+        })
+        .collect();
+    (rec, tasks)
+}
+
 /// Checks a table against the committed log: the log is contiguous, holds every
 /// acknowledged move at its place and reaches every version a client saw, and every
 /// view a client rebuilt equals the view of an independent replay of the log.
