@@ -406,13 +406,7 @@ impl Store {
     /// Errors: [`StoreError::Conflict`] when another table already uses one of its codes, or the
     /// status is not one of `lobby`, `playing`, `finished`.
     pub async fn upsert_table(&self, t: &TableRow) -> Result<(), StoreError> {
-        on_pool!(self, write, pool => {
-            bind_table(sqlx::query(UPSERT_TABLE), t)
-                .execute(pool)
-                .await
-                .map_err(|e| db_error("upsert table", e))?;
-        });
-        Ok(())
+        self.commit(&[Write::Table(t.clone())]).await
     }
 
     /// Inserts a new game.
@@ -420,13 +414,7 @@ impl Store {
     /// Errors: [`StoreError::Conflict`] when the id or the table's game number is taken, or the
     /// table does not exist.
     pub async fn insert_game(&self, g: &GameRow) -> Result<(), StoreError> {
-        on_pool!(self, write, pool => {
-            bind_game(sqlx::query(INSERT_GAME), g)
-                .execute(pool)
-                .await
-                .map_err(|e| db_error("insert game", e))?;
-        });
-        Ok(())
+        self.commit(&[Write::Game(g.clone())]).await
     }
 
     /// Appends moves (of any number of games) in ONE transaction: either all are stored or none.
@@ -480,19 +468,11 @@ impl Store {
     ///
     /// Errors: [`StoreError::Conflict`] when no such game is stored.
     pub async fn finish_game(&self, game_id: Uuid, outcome: &Value) -> Result<(), StoreError> {
-        let updated = on_pool!(self, write, pool => {
-            sqlx::query(SET_OUTCOME)
-                .bind(Json(outcome))
-                .bind(game_id)
-                .execute(pool)
-                .await
-                .map_err(|e| db_error("finish game", e))?
-                .rows_affected()
-        });
-        if updated == 0 {
-            return Err(StoreError::Conflict("finish game: no such game".into()));
-        }
-        Ok(())
+        self.commit(&[Write::Outcome {
+            game_id,
+            outcome: outcome.clone(),
+        }])
+        .await
     }
 
     /// Stores every write in ONE transaction: all or nothing, one flush. A batch holds at
