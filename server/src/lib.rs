@@ -60,6 +60,10 @@ pub struct Config {
     /// household or a classroom behind one address, not for one client to
     /// exhaust the server's sockets.
     pub max_connections_per_address: usize,
+    /// How long a room with nobody connected and no game running stays in
+    /// memory; it is loaded again from the store when someone opens one of its
+    /// codes.
+    pub idle_room: Duration,
 }
 
 impl Default for Config {
@@ -71,6 +75,7 @@ impl Default for Config {
             rate_per_second: 20.0,
             rate_burst: 40.0,
             max_connections_per_address: 256,
+            idle_room: IDLE_ROOM,
         }
     }
 }
@@ -79,8 +84,7 @@ impl Default for Config {
 /// comparisons with servers that keep games in memory, never for players.
 pub const MEMORY_STORE: &str = "memory:";
 
-/// A room without connections and without a running game stops after this long;
-/// it is loaded again from the store when someone opens one of its codes.
+/// The default of [`Config::idle_room`].
 pub const IDLE_ROOM: Duration = Duration::from_secs(15 * 60);
 /// Capacity of a room's inbox.
 const ROOM_INBOX: usize = 256;

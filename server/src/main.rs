@@ -3,9 +3,9 @@
 //! Environment: `PORT` (8080), `DATABASE_URL` (SQLite in `DATA_DIR` when unset;
 //! `memory:` keeps everything in memory, for benchmarks only),
 //! `DATA_DIR` (`./data`), `BOT_DELAY_MS` (700), `MAX_CONNECTIONS_PER_ADDRESS`
-//! (256; 0 for no limit), `RUST_LOG` (`info`).
+//! (256; 0 for no limit), `IDLE_ROOM_SECS` (900), `RUST_LOG` (`info`).
 //! Flags override them: `--port`, `--database-url`, `--data-dir`, `--bot-delay-ms`,
-//! `--max-connections-per-address`.
+//! `--max-connections-per-address`, `--idle-room-secs`.
 
 use std::time::Duration;
 
@@ -13,7 +13,7 @@ use server::Config;
 
 fn usage() -> ! {
     eprintln!(
-        "usage: citytable [--port N] [--database-url URL] [--data-dir DIR] [--bot-delay-ms N] [--max-connections-per-address N]"
+        "usage: citytable [--port N] [--database-url URL] [--data-dir DIR] [--bot-delay-ms N] [--max-connections-per-address N] [--idle-room-secs N]"
     );
     std::process::exit(2)
 }
@@ -53,6 +53,9 @@ async fn main() {
     if let Ok(n) = std::env::var("MAX_CONNECTIONS_PER_ADDRESS") {
         config.max_connections_per_address = parse("MAX_CONNECTIONS_PER_ADDRESS", &n);
     }
+    if let Ok(secs) = std::env::var("IDLE_ROOM_SECS") {
+        config.idle_room = Duration::from_secs(parse("IDLE_ROOM_SECS", &secs));
+    }
     let mut args = std::env::args().skip(1);
     while let Some(flag) = args.next() {
         let mut value = || args.next().unwrap_or_else(|| usage());
@@ -66,6 +69,9 @@ async fn main() {
             "--max-connections-per-address" => {
                 config.max_connections_per_address =
                     parse("--max-connections-per-address", &value())
+            }
+            "--idle-room-secs" => {
+                config.idle_room = Duration::from_secs(parse("--idle-room-secs", &value()))
             }
             _ => usage(),
         }

@@ -344,7 +344,7 @@ impl Room {
         loop {
             // Nobody here and nothing running: the room may be unloaded.
             let idle_at = (self.conns.is_empty() && self.status != TableStatus::Playing)
-                .then(|| last_activity + crate::IDLE_ROOM);
+                .then(|| last_activity + self.shared.config.idle_room);
             let timer_at = self
                 .live
                 .as_ref()

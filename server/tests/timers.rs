@@ -222,6 +222,15 @@ async fn a_failing_store_applies_and_acknowledges_nothing() {
     assert_eq!(status, 200);
     assert!(metrics.contains("citytable_moves_total 1"), "{metrics}");
     assert!(metrics.contains("citytable_store_commit_seconds_count 1"));
+    if cfg!(all(target_os = "linux", target_env = "gnu")) {
+        // The allocator's figures, to tell state kept alive from fragmentation.
+        let in_use: u64 = metrics
+            .lines()
+            .find_map(|l| l.strip_prefix("citytable_heap_in_use_bytes ")?.parse().ok())
+            .expect("heap in use reported");
+        assert!(in_use > 0, "{metrics}");
+        assert!(metrics.contains("citytable_heap_free_bytes "), "{metrics}");
+    }
     let (status, health) = srv.get_text("/healthz").await;
     assert_eq!((status, health.as_str()), (200, "ok"));
     srv.stop().await;

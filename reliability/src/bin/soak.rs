@@ -8,17 +8,20 @@
 //! move lost, every view any client rebuilt equals a replay).
 //!
 //! Rooms of finished games stay in memory until nobody has been connected for
-//! 15 minutes (`server::IDLE_ROOM`), so memory grows for the first quarter of an
-//! hour and then levels off; the samples print the rooms and connections the
-//! server counts (`/metrics`) next to its RSS, and the summary compares the RSS of
-//! the first and last thirds of the run after that warm-up.
+//! 15 minutes (`server::IDLE_ROOM`, `--idle-room-secs` to shorten it), so memory
+//! grows for that long and then levels off; the samples print the rooms,
+//! connections and the allocator's heap in use and free (`/metrics`) next to the
+//! server's RSS, and the summary compares the first and last thirds of the run
+//! after that warm-up. Heap in use that stays level while RSS grows is
+//! fragmentation; heap in use that grows is state kept alive.
 //!
 //! ```text
 //! cargo build --release -p server --bin citytable
 //! cargo run --release -p reliability --bin soak -- --minutes 60
 //! ```
 //! Flags: `--minutes N` (60), `--tables N` (6), `--seed N`, `--sample-secs N` (10),
-//! `--stuck-secs N` (60), `--reconnect-secs N` (20), `--database-url URL`
+//! `--stuck-secs N` (60), `--reconnect-secs N` (20), `--idle-room-secs N` (900),
+//! `--database-url URL`
 //! (Postgres; SQLite in a fresh temporary directory otherwise), `--bin PATH`
 //! (the server binary; `CITYTABLE_BIN`, else `citytable` next to this binary).
 
@@ -42,6 +45,7 @@ struct Args {
     stuck: u64,
     reconnect: u64,
     database_url: Option<String>,
+    idle_room: u64,
 }
 
 fn args() -> Args {
@@ -53,6 +57,7 @@ fn args() -> Args {
         stuck: 60,
         reconnect: 20,
         database_url: None,
+        idle_room: server::IDLE_ROOM.as_secs(),
     };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
@@ -81,13 +86,19 @@ fn args() -> Args {
             "--stuck-secs" => a.stuck = num(value()),
             "--reconnect-secs" => a.reconnect = num(value()).max(1),
             "--database-url" => a.database_url = Some(value()),
+            "--idle-room-secs" => {
+                a.idle_room = num(value());
+                // SAFETY: set before any thread of ours reads the environment;
+                // the server process inherits it.
+                unsafe { std::env::set_var("IDLE_ROOM_SECS", a.idle_room.to_string()) }
+            }
             "--bin" => {
                 // SAFETY: set before any thread of ours reads the environment.
                 unsafe { std::env::set_var("CITYTABLE_BIN", value()) }
             }
             _ => {
                 eprintln!(
-                    "usage: soak [--minutes N] [--tables N] [--seed N] [--sample-secs N] [--stuck-secs N] [--reconnect-secs N] [--database-url URL] [--bin PATH]"
+                    "usage: soak [--minutes N] [--tables N] [--seed N] [--sample-secs N] [--stuck-secs N] [--reconnect-secs N] [--database-url URL] [--idle-room-secs N] [--bin PATH]"
                 );
                 std::process::exit(2)
             }
@@ -144,9 +155,10 @@ async fn main() {
     let mut next_sample = start;
     let mut next_drop = start + Duration::from_secs(a.reconnect);
     let mut rss: Vec<u64> = Vec::new();
+    let mut heap: Vec<u64> = Vec::new();
     let mut stuck_total = 0u64;
     println!(
-        "minute,rss_kib,rooms_in_memory,connections,games_finished,games_running,versions,acked_moves,reconnects,chats,stuck_rooms"
+        "minute,rss_kib,heap_in_use_kib,heap_free_kib,rooms_in_memory,connections,games_finished,games_running,versions,acked_moves,reconnects,chats,stuck_rooms"
     );
     while Instant::now() < end {
         tokio::time::sleep(Duration::from_millis(500)).await;
@@ -192,6 +204,7 @@ async fn main() {
             let kib = server.rss_kib().unwrap_or(0);
             rss.push(kib);
             let gauges = server_gauges(server.addr).await;
+            heap.push(gauges.heap_in_use_kib.max(0) as u64);
             let all = done.iter().chain(live.iter().map(|r| &r.rec));
             let (mut versions, mut acked) = (0, 0);
             for r in all {
@@ -199,10 +212,12 @@ async fn main() {
                 acked += r.acked.lock().unwrap().len();
             }
             println!(
-                "{:.1},{kib},{},{},{},{},{versions},{acked},{},{},{stuck_total}",
+                "{:.1},{kib},{},{},{},{},{},{},{versions},{acked},{},{},{stuck_total}",
                 start.elapsed().as_secs_f64() / 60.0,
-                gauges.0,
-                gauges.1,
+                gauges.heap_in_use_kib,
+                gauges.heap_free_kib,
+                gauges.rooms,
+                gauges.connections,
                 done.len(),
                 live.len(),
                 world.reconnects.load(Ordering::SeqCst),
@@ -242,18 +257,28 @@ async fn main() {
         rss.iter().min().copied().unwrap_or(0),
         rss.iter().max().copied().unwrap_or(0),
     );
-    // After the warm-up (rooms of finished games start to leave at 15 minutes),
-    // the mean RSS of the first and the last third of the remaining samples.
-    let warm = ((20 * 60) / a.sample) as usize;
-    let steady = rss.get(warm..).unwrap_or(&[]);
-    let third = steady.len() / 3;
-    if third > 0 {
-        let mean = |xs: &[u64]| xs.iter().sum::<u64>() / xs.len() as u64;
+    // After the warm-up (rooms of finished games start to leave once they have
+    // been idle for `idle_room`), the mean RSS and heap in use of the first and
+    // the last third of the remaining samples.
+    let warm = ((a.idle_room + 5 * 60) / a.sample) as usize;
+    let thirds = |xs: &[u64]| {
+        let steady = xs.get(warm..).unwrap_or(&[]);
+        let third = steady.len() / 3;
+        let mean = |xs: &[u64]| xs.iter().sum::<u64>() / xs.len().max(1) as u64;
+        (third > 0).then(|| {
+            (
+                mean(&steady[..third]),
+                mean(&steady[steady.len() - third..]),
+                steady.len(),
+            )
+        })
+    };
+    if let (Some((rss_first, rss_last, n)), Some((heap_first, heap_last, _))) =
+        (thirds(&rss), thirds(&heap))
+    {
         println!(
-            "soak memory after 20 min: mean RSS {} KiB in the first third, {} KiB in the last third ({} samples)",
-            mean(&steady[..third]),
-            mean(&steady[steady.len() - third..]),
-            steady.len()
+            "soak memory after {} min of warm-up ({n} samples), mean of the first and last third: RSS {rss_first} -> {rss_last} KiB, heap in use {heap_first} -> {heap_last} KiB",
+            warm as u64 * a.sample / 60
         );
     }
     println!(
@@ -270,18 +295,31 @@ async fn main() {
     }
 }
 
-/// Rooms in memory and open connections, as the server's `/metrics` counts them.
-async fn server_gauges(addr: std::net::SocketAddr) -> (i64, i64) {
+/// What the server's `/metrics` counts (-1 where it could not be read).
+struct Gauges {
+    rooms: i64,
+    connections: i64,
+    heap_in_use_kib: i64,
+    heap_free_kib: i64,
+}
+
+async fn server_gauges(addr: std::net::SocketAddr) -> Gauges {
     let text = proc::try_http(addr, "GET", "/metrics", None)
         .await
         .map(|(_, body)| body)
         .unwrap_or_default();
     let gauge = |name: &str| {
         text.lines()
-            .find_map(|l| l.strip_prefix(name)?.trim().parse().ok())
+            .find_map(|l| l.strip_prefix(name)?.strip_prefix(' ')?.trim().parse().ok())
             .unwrap_or(-1)
     };
-    (gauge("citytable_rooms "), gauge("citytable_connections "))
+    let kib = |bytes: i64| if bytes < 0 { bytes } else { bytes / 1024 };
+    Gauges {
+        rooms: gauge("citytable_rooms"),
+        connections: gauge("citytable_connections"),
+        heap_in_use_kib: kib(gauge("citytable_heap_in_use_bytes")),
+        heap_free_kib: kib(gauge("citytable_heap_free_bytes")),
+    }
 }
 
 async fn db_store(db: &proc::Fresh, url: Option<&str>) -> store::Store {
