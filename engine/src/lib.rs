@@ -248,12 +248,22 @@ pub fn replay<G: Game>(
     setup: &Setup<G::Options>,
     entries: &[Entry<G::Move>],
 ) -> Result<G, ReplayError> {
+    replay_with(setup, entries, |_, _| {})
+}
+
+/// [`replay`], handing each entry's events to `on_events` with the entry's index.
+pub fn replay_with<G: Game>(
+    setup: &Setup<G::Options>,
+    entries: &[Entry<G::Move>],
+    mut on_events: impl FnMut(usize, Vec<G::Event>),
+) -> Result<G, ReplayError> {
     let mut game = G::new(setup).map_err(ReplayError::Setup)?;
     for (index, entry) in entries.iter().enumerate() {
-        apply_entry(&mut game, entry).map_err(|illegal| match entry {
+        let events = apply_entry(&mut game, entry).map_err(|illegal| match entry {
             Entry::Timeout { .. } => ReplayError::StaleTimeout { index },
             Entry::Move { .. } => ReplayError::Illegal { index, illegal },
         })?;
+        on_events(index, events);
     }
     Ok(game)
 }

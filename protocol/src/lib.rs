@@ -289,6 +289,19 @@ pub struct GameSnapshot {
     #[ts(optional)]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub outcome: Option<Outcome>,
+    /// The events of the latest moves, oldest first, so someone who joins or
+    /// comes back mid-game can show the game log (the same events their
+    /// updates carried).
+    #[serde(default)]
+    pub recent_events: Vec<LoggedEvents>,
+}
+
+/// The events of one move, as its `update` carried them.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
+pub struct LoggedEvents {
+    pub version: u64,
+    #[ts(type = "unknown[]")]
+    pub events: Vec<Value>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]

@@ -71,8 +71,14 @@ pub trait GameKind: Send + Sync {
     fn check(&self, seats: u8, options: &Value) -> Result<(), String>;
     /// Starts a game.
     fn start(&self, setup: &SetupDoc) -> Result<Box<dyn ErasedGame>, String>;
-    /// Rebuilds a game from its setup and move log (`engine::replay`).
-    fn replay(&self, setup: &SetupDoc, entries: &[Value]) -> Result<Box<dyn ErasedGame>, String>;
+    /// Rebuilds a game from its setup and move log (`engine::replay`), handing
+    /// each entry's public events to `on_events` with the entry's index.
+    fn replay(
+        &self,
+        setup: &SetupDoc,
+        entries: &[Value],
+        on_events: &mut dyn FnMut(usize, Vec<Value>),
+    ) -> Result<Box<dyn ErasedGame>, String>;
     /// TypeScript declarations of the game's Options, Move, View and Event and
     /// everything they use, by type name.
     fn ts_decls(&self, cfg: &ts_rs::Config, out: &mut BTreeMap<String, String>);
@@ -241,7 +247,12 @@ where
         Ok(Box::new(Running(game)))
     }
 
-    fn replay(&self, setup: &SetupDoc, entries: &[Value]) -> Result<Box<dyn ErasedGame>, String> {
+    fn replay(
+        &self,
+        setup: &SetupDoc,
+        entries: &[Value],
+        on_events: &mut dyn FnMut(usize, Vec<Value>),
+    ) -> Result<Box<dyn ErasedGame>, String> {
         let typed = typed_setup::<G>(setup)?;
         let entries: Vec<Entry<G::Move>> = entries
             .iter()
@@ -250,7 +261,10 @@ where
                 serde_json::from_value(e.clone()).map_err(|err| format!("entry {i}: {err}"))
             })
             .collect::<Result<_, _>>()?;
-        let game = engine::replay::<G>(&typed, &entries).map_err(|e| e.to_string())?;
+        let game = engine::replay_with::<G>(&typed, &entries, |index, events| {
+            on_events(index, events.iter().map(to_value).collect())
+        })
+        .map_err(|e| e.to_string())?;
         Ok(Box::new(Running(game)))
     }
 

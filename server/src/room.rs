@@ -15,8 +15,8 @@ use std::time::Duration;
 use axum::extract::ws::Utf8Bytes;
 use engine::{BotLevel, Entry, GameRng, Outcome, Seat, Viewer};
 use protocol::{
-    AwaitingInfo, ChatLine, ClientMsg, ErrorCode, GameSnapshot, Occupant, SeatInfo, ServerMsg,
-    TableInfo, TableSettings, TableStatus, You, api::PublicTable,
+    AwaitingInfo, ChatLine, ClientMsg, ErrorCode, GameSnapshot, LoggedEvents, Occupant, SeatInfo,
+    ServerMsg, TableInfo, TableSettings, TableStatus, You, api::PublicTable,
 };
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -32,6 +32,8 @@ use crate::{Shared, now_ms};
 
 /// Chat lines kept for people who join later.
 const CHAT_HISTORY: usize = 50;
+/// Moves whose events are kept for the game log of people who join later.
+const RECENT_EVENTS: usize = 60;
 /// A seat that timed out this many turns in a row is marked away.
 const AWAY_AFTER: u8 = 3;
 /// Shortest turn timer a host may set, and the least time a recovered timer gets.
@@ -91,7 +93,7 @@ pub fn encode(msg: &ServerMsg) -> Utf8Bytes {
 /// message, so the shared parts are serialized once per move, not per recipient.
 fn update_frame_parts(
     version: u64,
-    events: &[Value],
+    events_json: &str,
     awaiting: &AwaitingInfo,
     outcome: Option<&Outcome>,
 ) -> (String, String) {
@@ -99,10 +101,7 @@ fn update_frame_parts(
         // Our own message types always serialize.
         serde_json::to_string(value).unwrap_or_default()
     }
-    let head = format!(
-        r#"{{"type":"update","version":{version},"events":{},"patch":"#,
-        json(events)
-    );
+    let head = format!(r#"{{"type":"update","version":{version},"events":{events_json},"patch":"#);
     let mut tail = format!(r#","awaiting":{}"#, json(awaiting));
     if let Some(outcome) = outcome {
         tail.push_str(&format!(r#","outcome":{}"#, json(outcome)));
@@ -192,6 +191,34 @@ struct Live {
     timeouts_in_row: Vec<u8>,
     /// A commit failed: the log may hold more than memory; reload before the next move.
     dirty: bool,
+    recent: RecentEvents,
+}
+
+/// The events of the latest moves that had any, as JSON text (smaller than
+/// `Value` trees, and already serialized for the updates).
+#[derive(Default)]
+struct RecentEvents(VecDeque<(u64, Box<str>)>);
+
+impl RecentEvents {
+    fn push(&mut self, version: u64, events_json: &str) {
+        if events_json == "[]" {
+            return;
+        }
+        if self.0.len() == RECENT_EVENTS {
+            self.0.pop_front();
+        }
+        self.0.push_back((version, events_json.into()));
+    }
+
+    fn logged(&self) -> Vec<LoggedEvents> {
+        self.0
+            .iter()
+            .map(|(version, json)| LoggedEvents {
+                version: *version,
+                events: serde_json::from_str(json).unwrap_or_default(),
+            })
+            .collect()
+    }
 }
 
 /// The bots' randomness for a game with this seed (separate from the game's own).
@@ -247,6 +274,7 @@ impl Live {
             bot_due: None,
             timeouts_in_row: vec![0; seats],
             dirty: false,
+            recent: RecentEvents::default(),
         }
     }
 
@@ -265,8 +293,19 @@ fn live_from(kind: &dyn GameKind, game: &GameRow, moves: &[MoveRow]) -> Result<L
     let setup: SetupDoc =
         serde_json::from_value(game.setup.clone()).map_err(|e| format!("setup: {e}"))?;
     let entries: Vec<Value> = moves.iter().map(|m| m.entry.clone()).collect();
-    let state = kind.replay(&setup, &entries)?;
-    Ok(Live::new(game, state, &setup, moves.len() as u64))
+    let mut recent = RecentEvents::default();
+    let keep_from = entries.len().saturating_sub(RECENT_EVENTS);
+    let state = kind.replay(&setup, &entries, &mut |index, events| {
+        if index >= keep_from {
+            recent.push(
+                index as u64 + 1,
+                &serde_json::to_string(&events).unwrap_or_default(),
+            );
+        }
+    })?;
+    let mut live = Live::new(game, state, &setup, moves.len() as u64);
+    live.recent = recent;
+    Ok(live)
 }
 
 impl Room {
@@ -654,6 +693,7 @@ impl Room {
                 view,
                 awaiting: Self::awaiting_info(live),
                 outcome: live.state.outcome(),
+                recent_events: live.recent.logged(),
             },
         }))
     }
@@ -1337,9 +1377,11 @@ impl Room {
             return;
         };
         // Everything but the patch is the same for every recipient.
+        let events_json = serde_json::to_string(events).unwrap_or_else(|_| "[]".into());
+        live.recent.push(live.version, &events_json);
         let (head, tail) = update_frame_parts(
             live.version,
-            events,
+            &events_json,
             &Self::awaiting_info(live),
             outcome.as_ref(),
         );
@@ -1572,6 +1614,26 @@ mod tests {
     use super::*;
 
     #[test]
+    fn recent_events_keep_the_latest_moves_with_events() {
+        let mut recent = RecentEvents::default();
+        for version in 1..=(3 * RECENT_EVENTS as u64) {
+            let events = if version % 2 == 0 {
+                "[]".to_owned()
+            } else {
+                format!(r#"[{{"n":{version}}}]"#)
+            };
+            recent.push(version, &events);
+        }
+        let logged = recent.logged();
+        assert_eq!(logged.len(), RECENT_EVENTS);
+        assert!(logged.iter().all(|l| l.version % 2 == 1));
+        let last = logged.last().expect("some events");
+        assert_eq!(last.version, 3 * RECENT_EVENTS as u64 - 1);
+        assert_eq!(last.events, vec![serde_json::json!({"n": last.version})]);
+        assert!(logged.windows(2).all(|w| w[0].version < w[1].version));
+    }
+
+    #[test]
     fn update_frame_is_the_update_message() {
         let events = vec![serde_json::json!({"type": "placed", "text": "A \"quote\""})];
         let awaiting = AwaitingInfo {
@@ -1583,7 +1645,8 @@ mod tests {
             winners: vec![1],
         };
         for outcome in [None, Some(&outcome)] {
-            let (head, tail) = update_frame_parts(7, &events, &awaiting, outcome);
+            let events_json = serde_json::to_string(&events).expect("JSON");
+            let (head, tail) = update_frame_parts(7, &events_json, &awaiting, outcome);
             let patch = r#"[{"op":"replace","path":"/a","value":1}]"#;
             let frame: ServerMsg =
                 serde_json::from_str(&format!("{head}{patch}{tail}")).expect("decodes");

@@ -29,6 +29,7 @@ async fn bots_play_like_the_engine(db: &TestDb) {
     assert_eq!(snap["game"]["version"], 0);
     let mut view = snap["game"]["view"].clone();
     let mut views = vec![view.clone()];
+    let mut logged = Vec::new();
     let outcome = loop {
         let m = watcher.recv().await;
         if m["type"] != "update" {
@@ -37,6 +38,9 @@ async fn bots_play_like_the_engine(db: &TestDb) {
         assert_eq!(m["version"].as_u64(), Some(views.len() as u64));
         view = patched(&view, &m);
         views.push(view.clone());
+        if m["events"] != json!([]) {
+            logged.push(json!({"version": m["version"], "events": m["events"]}));
+        }
         if m.get("outcome").is_some() {
             break m["outcome"].clone();
         }
@@ -50,6 +54,11 @@ async fn bots_play_like_the_engine(db: &TestDb) {
         "patched views match the record"
     );
     assert_eq!(record["outcome"], outcome);
+    // Someone who comes in afterwards gets the game log the watcher saw.
+    let mut late = srv.join(&spectate, "Late", None).await;
+    let snap = late.recv_type("snapshot").await;
+    assert!(!logged.is_empty());
+    assert_eq!(snap["game"]["recent_events"], json!(logged));
     let seed = record["seed"]
         .as_u64()
         .expect("seed revealed after the game");
@@ -134,6 +143,9 @@ async fn survives_kill_and_restart(db: &TestDb) {
     let snap = host.recv_type("snapshot").await;
     assert_eq!(snap["game"]["version"], 3, "no acknowledged move lost");
     assert_eq!(snap["game"]["view"], before["view"]);
+    // The game log, rebuilt by the replay, is the one the moves produced.
+    assert_eq!(before["recent_events"].as_array().map(Vec::len), Some(3));
+    assert_eq!(snap["game"]["recent_events"], before["recent_events"]);
     let mut guest = srv.join(&invite, "x", Some(&guest_token)).await;
     assert_eq!(guest.you["seat"], 1);
     // A token only works at its own table.

@@ -12,6 +12,7 @@ import { applyPatch } from './patch.js';
  * @typedef {import('./wire').Outcome} Outcome
  * @typedef {import('./wire').ChatLine} ChatLine
  * @typedef {import('./wire').ErrorMsg} ErrorMsg
+ * @typedef {import('./wire').LoggedEvents} LoggedEvents
  *
  * @typedef {object} GameState
  * @property {number} version
@@ -23,7 +24,8 @@ import { applyPatch } from './patch.js';
  * @typedef {object} ConnHandlers
  * @property {(you: You, table: TableInfo) => void} onWelcome
  * @property {(table: TableInfo) => void} onTable
- * @property {(game: GameState, events: unknown[], fresh: boolean) => void} onGame fresh: a snapshot (no events)
+ * @property {(game: GameState, logged: LoggedEvents[], fresh: boolean) => void} onGame the events of
+ *   the moves since the last call (an update's), or of the latest moves (a snapshot's, `fresh`)
  * @property {(line: ChatLine) => void} onChat
  * @property {(version: number, moves: unknown[]) => void} onLegalMoves
  * @property {(err: ErrorMsg) => void} onError
@@ -134,7 +136,7 @@ export class TableConn {
           outcome: msg.game.outcome,
           awaitingAt: performance.now(),
         };
-        h.onGame(this.game, [], true);
+        h.onGame(this.game, msg.game.recent_events ?? [], true);
         break;
       case 'update': {
         const game = this.game;
@@ -157,7 +159,7 @@ export class TableConn {
         game.awaiting = msg.awaiting;
         game.outcome = msg.outcome;
         game.awaitingAt = performance.now();
-        h.onGame(game, msg.events, false);
+        h.onGame(game, [{ version: msg.version, events: msg.events }], false);
         break;
       }
       case 'move_ok':

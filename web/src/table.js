@@ -153,7 +153,7 @@ export function showTable(root, code, go) {
       onTable(tbl) {
         setTable(tbl);
       },
-      onGame(g, events, fresh) {
+      onGame(g, logged, fresh) {
         const ui = table ? gameUI(table.game) : undefined;
         if (fresh) {
           legalAskedAt = -1;
@@ -165,11 +165,17 @@ export function showTable(root, code, go) {
           }
         }
         game = g;
-        if (ui && events.length) {
+        if (ui && logged.length) {
           const looks = seatLooks();
-          for (const ev of events) {
-            const text = safe(() => ui.describeEvent(ev, looks));
-            if (text) log.unshift({ text, version: g.version });
+          // What the server sends replaces what the page held for those moves: a
+          // snapshot repeats the latest moves' events, for a late joiner or a reload.
+          const from = logged[0].version;
+          log = log.filter((l) => l.version < from);
+          for (const { version, events } of logged) {
+            for (const ev of events) {
+              const text = safe(() => ui.describeEvent(ev, looks));
+              if (text) log.unshift({ text, version });
+            }
           }
           log = log.slice(0, 300);
           saveLog(code, log);

@@ -229,7 +229,15 @@ export type GameSnapshot = { version: number,
 /**
  * The game's view for this recipient (game-specific).
  */
-view: unknown, awaiting: AwaitingInfo, outcome?: Outcome, };
+view: unknown, awaiting: AwaitingInfo, outcome?: Outcome, 
+/**
+ * The events of the latest moves, oldest first, so someone who joins or
+ * comes back mid-game can show the game log (the same events their
+ * updates carried).
+ */
+recent_events: Array<LoggedEvents>, };
+
+export type LoggedEvents = { version: number, events: unknown[], };
 
 export type MyCityAction = "place" | "pass" | "end_participation";
 

@@ -113,6 +113,18 @@ test('two players and a spectator play a whole game of tic-tac-toe', async () =>
   assert.match((await cleo.page.textContent('#game-result h2')) ?? '', new RegExp(`${winnerName} wins`));
   await shot(ana.page, 'ttt-end');
 
+  // Someone who opens the link only now reads the same game log as those who watched.
+  const dana = await browser.person();
+  await dana.page.goto(/** @type {string} */ (links.spectate));
+  await giveName(dana.page, 'Dana');
+  await dana.page.waitForSelector('#game-result');
+  const logLines = (/** @type {import('playwright-core').Page} */ p) => p.$$eval('#log-lines li', (els) => els.map((e) => e.textContent));
+  const watched = await logLines(cleo.page);
+  assert.equal(watched.length, 5, 'one line per move');
+  assert.deepEqual(await logLines(dana.page), watched);
+  assert.deepEqual(dana.errors, [], 'no script errors');
+  await dana.ctx.close();
+
   // Step-by-step replay from the game record.
   await cleo.page.click('#replay-button');
   await cleo.page.waitForSelector('#replay');
