@@ -165,7 +165,7 @@ export function showTable(root, code, go) {
           }
         }
         game = g;
-        if (ui && logged.length) {
+        if (ui && logged.some((l) => l.events.length)) {
           const looks = seatLooks();
           // What the server sends replaces what the page held for those moves: a
           // snapshot repeats the latest moves' events, for a late joiner or a reload.
