@@ -785,6 +785,18 @@ async fn socket_floods_of_messages_and_connections() {
     for c in conns.drain(..) {
         drop(c);
     }
+    // The server frees a dropped socket's place when it notices the drop.
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    while tokio_tungstenite::connect_async(format!("ws://{}/ws/{invite}", srv.addr))
+        .await
+        .is_err()
+    {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "closed connections keep their places"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
     let ok = legal_move_applies(srv.addr, &invite, &token).await;
     assert_eq!(ok["type"], "move_ok");
     assert!(!srv.server.is_finished());
