@@ -293,15 +293,14 @@ fn live_from(kind: &dyn GameKind, game: &GameRow, moves: &[MoveRow]) -> Result<L
     let setup: SetupDoc =
         serde_json::from_value(game.setup.clone()).map_err(|e| format!("setup: {e}"))?;
     let entries: Vec<Value> = moves.iter().map(|m| m.entry.clone()).collect();
+    // Every entry goes through the ring, as during play, so a reloaded room keeps
+    // the same moves' events as the room it replaces.
     let mut recent = RecentEvents::default();
-    let keep_from = entries.len().saturating_sub(RECENT_EVENTS);
     let state = kind.replay(&setup, &entries, &mut |index, events| {
-        if index >= keep_from {
-            recent.push(
-                index as u64 + 1,
-                &serde_json::to_string(&events).unwrap_or_default(),
-            );
-        }
+        recent.push(
+            index as u64 + 1,
+            &serde_json::to_string(&events).unwrap_or_default(),
+        );
     })?;
     let mut live = Live::new(game, state, &setup, moves.len() as u64);
     live.recent = recent;

@@ -26,7 +26,7 @@ use crate::{AppState, Bucket, LookupError, OUT_QUEUE};
 /// Refused messages after which a flooding connection is closed. With the
 /// burst the bucket allows (40 by default, each answered with up to two frames,
 /// as a `resync` is), the refusals still fit in the connection's queue
-/// (`OUT_QUEUE`, 256) when its writer has sent nothing yet; a longer streak could
+/// (`OUT_QUEUE`, 256) when its writer has sent nothing yet; more refusals could
 /// fill it, and the room would then close the connection as too slow, dropping
 /// the refusals that tell the client why.
 const MAX_STRIKES: u32 = 100;
