@@ -1,6 +1,6 @@
 //! Rooms driven in process: turn timers under tokio's paused clock (no sleeps),
 //! a connection that does not read; and a store that fails: nothing is applied
-//! or acknowledged.
+//! or acknowledged, and a bot's turn waits until the store is back.
 
 #![allow(clippy::unwrap_used)]
 
@@ -234,6 +234,61 @@ async fn a_failing_store_applies_and_acknowledges_nothing() {
     let (status, health) = srv.get_text("/healthz").await;
     assert_eq!((status, health.as_str()), (200, "ok"));
     srv.stop().await;
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_bots_turn_waits_out_a_failing_store() {
+    let mem = Arc::new(MemDb::default());
+    let app = AppState::new(
+        mem.clone(),
+        Config {
+            bot_delay: Duration::from_secs(2),
+            ..Config::default()
+        },
+    );
+    let created = app
+        .create_table(CreateTable {
+            game: "tic-tac-toe".into(),
+            settings: settings(None),
+            name: "Host".into(),
+        })
+        .await
+        .expect("table");
+    let mut host = Conn::join(&app, &created.invite_code, "Host", Some(created.token)).await;
+    host.send(json!({"type": "add_bot", "seat": 1, "level": "random"}))
+        .await;
+    host.send(json!({"type": "start"})).await;
+    let snap = host.recv_type("snapshot").await;
+    let mut version = 0;
+    if snap["game"]["awaiting"]["seats"][0] == 0 {
+        host.send(json!({"type": "move", "id": 1, "version": 0, "mv": {"cell": 4}}))
+            .await;
+        version = host.recv_type("move_ok").await["version"].as_u64().unwrap();
+    }
+    // The bot is due in 2 s; the store goes away first.
+    mem.set_failing(true);
+    tokio::time::sleep(Duration::from_secs(10)).await;
+    while let Ok(m) = host.rx.try_recv() {
+        let m: Value = serde_json::from_str(m.as_str()).unwrap();
+        assert_ne!(
+            m["type"], "update",
+            "nothing is applied while the store fails"
+        );
+    }
+    mem.set_failing(false);
+    // The bot's retry lands once the store is back, exactly once.
+    let update = tokio::time::timeout(Duration::from_secs(60), host.recv_type("update"))
+        .await
+        .expect("the bot moves once the store is back");
+    assert_eq!(update["version"], version + 1);
+    let table = mem
+        .table_by_code(&created.invite_code)
+        .await
+        .unwrap()
+        .unwrap();
+    let (_, moves) = mem.latest_game(table.id).await.unwrap().unwrap();
+    assert_eq!(moves.len() as u64, version + 1);
+    assert_eq!(moves[version as usize].entry["move"]["seat"], 1);
 }
 
 #[tokio::test]

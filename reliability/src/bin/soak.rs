@@ -116,7 +116,8 @@ struct Running {
 }
 
 async fn new_table(world: &Arc<World>, addr: std::net::SocketAddr, rng: &mut Rng) -> Running {
-    let (rec, tasks) = proc::big_city_table_in_play(addr, world, |_| rng.next(), 400).await;
+    let (rec, tasks) =
+        proc::big_city_table_in_play(addr, world, proc::ThirdSeat::Bot, |_| rng.next(), 400).await;
     Running {
         rec,
         tasks,

@@ -876,9 +876,19 @@ fn seats(awaiting: &Value) -> Vec<u64> {
         .unwrap_or_default()
 }
 
-/// Sets up a Big City table: seat 0 the host, seat 1 a second player, seat 2 a
-/// random bot; starts the game. Returns the table record and the two tokens.
-pub async fn big_city_table(addr: SocketAddr) -> (Arc<TableRec>, String, String) {
+/// Who plays the third seat of a [`big_city_table`].
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum ThirdSeat {
+    /// A random bot, so the server moves for one seat by itself.
+    Bot,
+    /// A third player, so every turn waits for a client.
+    Player,
+}
+
+/// Sets up a Big City table: seat 0 the host, seat 1 a second player, seat 2 as
+/// `third` says; starts the game. Returns the table record and the players'
+/// tokens, by seat.
+pub async fn big_city_table(addr: SocketAddr, third: ThirdSeat) -> (Arc<TableRec>, Vec<String>) {
     let (invite, spectate, host_token) = create_table(
         addr,
         &json!({"game": "big-city", "name": "Ana",
@@ -887,42 +897,60 @@ pub async fn big_city_table(addr: SocketAddr) -> (Arc<TableRec>, String, String)
     .await;
     let url = format!("ws://{addr}/ws/{invite}");
     let mut host = Client::join(&url, "Ana", Some(&host_token)).await;
-    let mut guest = Client::join(&url, "Bo", None).await;
-    guest.send(&json!({"type": "take_seat", "seat": 1})).await;
-    let guest_token = loop {
-        let w = guest.recv_type("welcome").await;
-        if let Some(t) = w["you"]["token"].as_str()
-            && w["you"]["seat"] == 1
-        {
-            break t.to_owned();
-        }
-    };
-    host.send(&json!({"type": "add_bot", "seat": 2, "level": "random"}))
-        .await;
+    let mut tokens = vec![host_token];
+    let mut guests = Vec::new();
+    let players = if third == ThirdSeat::Player { 3 } else { 2 };
+    for seat in 1..players {
+        let mut guest = Client::join(&url, "Bo", None).await;
+        guest
+            .send(&json!({"type": "take_seat", "seat": seat}))
+            .await;
+        let token = loop {
+            let w = guest.recv_type("welcome").await;
+            if let Some(t) = w["you"]["token"].as_str()
+                && w["you"]["seat"] == seat
+            {
+                break t.to_owned();
+            }
+        };
+        tokens.push(token);
+        guests.push(guest);
+    }
+    if third == ThirdSeat::Bot {
+        host.send(&json!({"type": "add_bot", "seat": 2, "level": "random"}))
+            .await;
+    }
     host.send(&json!({"type": "start"})).await;
     host.recv_type("snapshot").await;
     let _ = host.ws.close(None).await;
-    let _ = guest.ws.close(None).await;
+    for mut guest in guests {
+        let _ = guest.ws.close(None).await;
+    }
     let rec = Arc::new(TableRec {
         invite,
         spectate,
         ..TableRec::default()
     });
-    (rec, host_token, guest_token)
+    (rec, tokens)
 }
 
-/// A Big City table (see [`big_city_table`]) with its clients playing: the two
+/// A Big City table (see [`big_city_table`]) with its clients playing: the
 /// players and a spectator, each a [`play`] task. `seed` gives each client's seed
 /// from its seat (`None`: the spectator).
 pub async fn big_city_table_in_play(
     addr: SocketAddr,
     world: &Arc<World>,
+    third: ThirdSeat,
     mut seed: impl FnMut(Option<u64>) -> u64,
     max_pause_ms: u64,
 ) -> (Arc<TableRec>, Vec<tokio::task::JoinHandle<()>>) {
-    let (rec, host, guest) = big_city_table(addr).await;
-    let tasks = [(Some(0), Some(host)), (Some(1), Some(guest)), (None, None)]
+    let (rec, tokens) = big_city_table(addr, third).await;
+    let clients = tokens
         .into_iter()
+        .enumerate()
+        .map(|(seat, token)| (Some(seat as u64), Some(token)))
+        .chain([(None, None)]);
+    let tasks = clients
         .map(|(seat, token)| {
             tokio::spawn(play(
                 world.clone(),
