@@ -6,9 +6,12 @@
 //!   anyone saw acknowledged, the clients reconnect by themselves with their seat
 //!   tokens and keep playing; at the end every acknowledged move is in the log at
 //!   its place and every view any client rebuilt equals a replay of the log.
-//! - `postgres_outage_*`: the server reaches Postgres through a proxy the test
-//!   cuts and restores. The server stays up, answers `try_again`, reports not
-//!   ready, acknowledges nothing it did not commit, and play resumes by itself.
+//! - `postgres_outage_*`, `postgres_stopped_*`: the database goes away during
+//!   play and comes back, two ways: the server reaches the machine's Postgres
+//!   through a proxy the test cuts and restores, or the test runs a Postgres
+//!   server of its own and stops and starts it. Either way the server stays up,
+//!   answers `try_again`, reports not ready, acknowledges nothing it did not
+//!   commit, and play resumes by itself.
 //!
 //! `CITYTABLE_CRASH_KILLS` (3), `CITYTABLE_CRASH_TABLES` (3) and
 //! `CITYTABLE_CRASH_SEED` make the run longer or different.
@@ -21,7 +24,7 @@ use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use proc::{Fresh, Proc, Proxy, Rng, ThirdSeat, World, env_num};
+use proc::{Fresh, PgCluster, Proc, Proxy, Rng, ThirdSeat, World, env_num};
 use serde_json::json;
 
 async fn crash_run(db: Fresh, seed: u64) {
@@ -141,15 +144,65 @@ async fn ready_becomes(server: &Proc, want: u16, secs: u64) {
     }
 }
 
+/// How the test takes the database away and brings it back.
+enum Outage {
+    /// The server's connections go through a proxy that is cut.
+    Cut(Proxy),
+    /// The test's own Postgres server is stopped and started.
+    Stop(PgCluster),
+}
+
+impl Outage {
+    async fn begin(&self) {
+        match self {
+            Outage::Cut(proxy) => proxy.cut(),
+            Outage::Stop(pg) => pg.stop().await,
+        }
+    }
+
+    async fn end(&self) {
+        match self {
+            Outage::Cut(proxy) => proxy.restore(),
+            Outage::Stop(pg) => pg.start().await,
+        }
+    }
+
+    fn name(&self) -> &'static str {
+        match self {
+            Outage::Cut(_) => "connections cut",
+            Outage::Stop(_) => "Postgres stopped",
+        }
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn postgres_outage_answers_try_again_and_resumes() {
     let Some(db) = Fresh::postgres().await else {
         return;
     };
     let proxy = Proxy::start(proc::pg_addr()).await;
-    let url = db.url(Some(proxy.addr));
+    let url = db.url(Some(proxy.addr)).expect("a Postgres URL");
+    outage_run(&db.dir, &url, Outage::Cut(proxy)).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_stopped_and_started_again_play_resumes() {
+    let Some(pg) = PgCluster::create().await else {
+        return;
+    };
+    pg.start().await;
+    // The server's data directory (it keeps nothing there with Postgres).
+    let data = Fresh::sqlite();
+    let url = pg.url();
+    outage_run(&data.dir, &url, Outage::Stop(pg)).await;
+}
+
+/// Plays a Big City table on the server at `url`, takes the database away during
+/// play and brings it back, checking the server's answers on the way and the
+/// committed log at the end.
+async fn outage_run(dir: &std::path::Path, url: &str, outage: Outage) {
     let log = Arc::new(Mutex::new(Vec::new()));
-    let server = Proc::start(&db.dir, url.as_deref(), proc::free_port(), 5, log.clone()).await;
+    let server = Proc::start(dir, Some(url), proc::free_port(), 5, log.clone()).await;
     let world = World::new(server.addr);
     // Three players and no bot: whichever seat is awaited when the store goes away
     // has a client that keeps trying to move. (A bot's turn would stall quietly
@@ -166,13 +219,13 @@ async fn postgres_outage_answers_try_again_and_resumes() {
     let before_cut = rec.max_seen.load(Ordering::SeqCst);
     assert!(before_cut > 0, "play started");
 
-    proxy.cut();
+    outage.begin().await;
     ready_becomes(&server, 503, 15).await;
     let (status, body) = proc::try_http(server.addr, "GET", "/healthz", None)
         .await
         .expect("the process is up");
     assert_eq!((status, body.as_str()), (200, "ok"));
-    // Moves in flight when the connection was cut may have committed; from now on
+    // Moves in flight when the database went away may have committed; from now on
     // nothing can. Wait for clients to hit the outage.
     let deadline = tokio::time::Instant::now() + Duration::from_secs(20);
     while rec.try_again.load(Ordering::SeqCst) == 0 {
@@ -204,7 +257,7 @@ async fn postgres_outage_answers_try_again_and_resumes() {
     assert_eq!(rec.acked.lock().unwrap().len(), acked_during);
     let try_again = rec.try_again.load(Ordering::SeqCst);
 
-    proxy.restore();
+    outage.end().await;
     ready_becomes(&server, 200, 30).await;
     let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
     while rec.max_seen.load(Ordering::SeqCst) < during + 5 && !rec.finished.load(Ordering::SeqCst) {
@@ -219,7 +272,9 @@ async fn postgres_outage_answers_try_again_and_resumes() {
         let _ = t.await;
     }
     server.stop().await;
-    let store = db.open_store().await;
+    let store = store::Store::open(Some(url), dir)
+        .await
+        .expect("open store");
     let entries = proc::verify_table(&store, &rec).await;
     let lines = log.lock().unwrap();
     assert!(
@@ -227,6 +282,7 @@ async fn postgres_outage_answers_try_again_and_resumes() {
         "no panic in the server log"
     );
     eprintln!(
-        "outage: {try_again} try_again answers, versions {before_cut} before the cut, {during} during, {entries} entries at the end"
+        "outage ({}): {try_again} try_again answers, versions {before_cut} before the cut, {during} during, {entries} entries at the end",
+        outage.name()
     );
 }

@@ -1,6 +1,7 @@
 //! Reliability test support: the real `citytable` binary as a child process (so a
 //! test can SIGKILL it), its captured output, fresh Postgres databases, a TCP
-//! proxy that can cut the server off its database, small WebSocket and HTTP
+//! proxy that can cut the server off its database, a Postgres server of the test's
+//! own to stop and start, small WebSocket and HTTP
 //! clients, and a verifier that compares what clients saw with the stored log.
 //!
 //! Postgres: `TEST_DATABASE_URL` (default `postgres://postgres@127.0.0.1:5432/postgres`)
@@ -146,6 +147,160 @@ impl Fresh {
             .await
             .expect("open store")
     }
+}
+
+// ----- a Postgres server of the test's own -----
+
+/// A Postgres server of the test's own: a new cluster in a temporary directory on
+/// a free port, which the test stops and starts as an operator would
+/// (`pg_ctl stop -m fast`: sessions are ended, then the server exits). Postgres
+/// refuses to run as root, so as root its programs run as the `postgres` user.
+pub struct PgCluster {
+    bin: PathBuf,
+    root: PathBuf,
+    as_postgres: bool,
+    pub port: u16,
+}
+
+impl PgCluster {
+    /// A new, stopped cluster; `None` when Postgres tests are skipped on purpose.
+    /// Panics when Postgres's server programs cannot be found.
+    pub async fn create() -> Option<PgCluster> {
+        if testdb::skip_postgres() {
+            eprintln!("CITYTABLE_SKIP_POSTGRES=1: skipping a Postgres test");
+            return None;
+        }
+        let bin = pg_bin_dir().expect(
+            "Postgres's server programs (initdb, pg_ctl) are neither on PATH nor under \
+             /usr/lib/postgresql/*/bin: install postgresql or set CITYTABLE_SKIP_POSTGRES=1",
+        );
+        let root = std::env::temp_dir().join(format!("citytable-pg-{}", uuid::Uuid::new_v4()));
+        std::fs::create_dir_all(&root).expect("cluster dir");
+        let as_postgres = output("id", &["-u"]).await.trim() == "0";
+        if as_postgres {
+            output("chown", &["postgres:", root.to_str().unwrap()]).await;
+        }
+        let cluster = PgCluster {
+            bin,
+            root,
+            as_postgres,
+            port: free_port(),
+        };
+        let data = cluster.data();
+        cluster
+            .run("initdb", &["-D", &data, "-U", "postgres", "--auth=trust"])
+            .await;
+        Some(cluster)
+    }
+
+    pub fn url(&self) -> String {
+        format!("postgres://postgres@127.0.0.1:{}/postgres", self.port)
+    }
+
+    pub async fn start(&self) {
+        let options = format!(
+            "-p {} -k {} -c listen_addresses=127.0.0.1",
+            self.port,
+            self.root.display()
+        );
+        let log = self.root.join("server.log");
+        let data = self.data();
+        self.run(
+            "pg_ctl",
+            &[
+                "-D",
+                &data,
+                "-l",
+                log.to_str().unwrap(),
+                "-o",
+                &options,
+                "-w",
+                "start",
+            ],
+        )
+        .await;
+    }
+
+    pub async fn stop(&self) {
+        let data = self.data();
+        self.run("pg_ctl", &["-D", &data, "-m", "fast", "-w", "stop"])
+            .await;
+    }
+
+    fn data(&self) -> String {
+        self.root.join("data").to_str().unwrap().to_owned()
+    }
+
+    async fn run(&self, program: &str, args: &[&str]) {
+        let program = self.bin.join(program);
+        let mut cmd = if self.as_postgres {
+            let mut c = Command::new("runuser");
+            c.args(["-u", "postgres", "--"]).arg(&program);
+            c
+        } else {
+            Command::new(&program)
+        };
+        let out = cmd
+            .args(args)
+            .output()
+            .await
+            .expect("run a Postgres program");
+        assert!(
+            out.status.success(),
+            "{} {args:?} failed: {}{}",
+            program.display(),
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+}
+
+impl Drop for PgCluster {
+    fn drop(&mut self) {
+        let program = self.bin.join("pg_ctl");
+        let data = self.data();
+        let args = ["-D", data.as_str(), "-m", "immediate", "stop"];
+        let mut cmd = if self.as_postgres {
+            let mut c = std::process::Command::new("runuser");
+            c.args(["-u", "postgres", "--"]).arg(&program);
+            c
+        } else {
+            std::process::Command::new(&program)
+        };
+        let _ = cmd.args(args).output();
+        let _ = std::fs::remove_dir_all(&self.root);
+    }
+}
+
+/// The directory holding `initdb` and `pg_ctl`: on PATH, else the newest
+/// `/usr/lib/postgresql/<version>/bin` (where Debian's packages put them).
+fn pg_bin_dir() -> Option<PathBuf> {
+    let has_both = |d: &Path| d.join("initdb").is_file() && d.join("pg_ctl").is_file();
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    if let Some(d) = std::env::split_paths(&path).find(|d| has_both(d)) {
+        return Some(d);
+    }
+    std::fs::read_dir("/usr/lib/postgresql")
+        .ok()?
+        .filter_map(|e| {
+            let e = e.ok()?;
+            let version: u32 = e.file_name().to_str()?.parse().ok()?;
+            let bin = e.path().join("bin");
+            has_both(&bin).then_some((version, bin))
+        })
+        .max()
+        .map(|(_, bin)| bin)
+}
+
+/// What a command printed, trimmed; panics when it fails.
+async fn output(program: &str, args: &[&str]) -> String {
+    let out = Command::new(program)
+        .args(args)
+        .output()
+        .await
+        .unwrap_or_else(|e| panic!("run {program}: {e}"));
+    assert!(out.status.success(), "{program} {args:?} failed");
+    String::from_utf8_lossy(&out.stdout).trim().to_owned()
 }
 
 // ----- the server process -----
@@ -693,8 +848,10 @@ pub async fn play(
                 Ok(m) => m,
                 Err(true) => {
                     // Quiet for a while: ask again (a lost answer, a retried store).
+                    // A move still pending may yet be answered (a store call waits
+                    // up to 5 s for a connection): the room answers in order, so
+                    // its answer comes before the snapshot, which clears `pending`.
                     asked = false;
-                    pending.clear();
                     if !paced(&mut c, &mut last_send, &json!({"type": "resync"})).await {
                         break;
                     }
