@@ -10,7 +10,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use axum::extract::ws::Utf8Bytes;
-use protocol::api::CreateTable;
+use protocol::api::{CreateTable, TableCreated};
 use protocol::{ClientMsg, TableSettings};
 use serde_json::{Value, json};
 use server::db::{Db, MemDb};
@@ -87,6 +87,17 @@ fn settings(turn_seconds: Option<u32>) -> TableSettings {
     }
 }
 
+/// A two-seat tic-tac-toe table hosted by "Host".
+async fn tic_tac_toe_table(app: &AppState, turn_seconds: Option<u32>) -> TableCreated {
+    app.create_table(CreateTable {
+        game: "tic-tac-toe".into(),
+        settings: settings(turn_seconds),
+        name: "Host".into(),
+    })
+    .await
+    .expect("table")
+}
+
 #[tokio::test(start_paused = true)]
 async fn timeouts_mark_away_and_a_bot_takes_over() {
     let db = Arc::new(MemDb::default());
@@ -97,14 +108,7 @@ async fn timeouts_mark_away_and_a_bot_takes_over() {
             ..Config::default()
         },
     );
-    let created = app
-        .create_table(CreateTable {
-            game: "tic-tac-toe".into(),
-            settings: settings(Some(5)),
-            name: "Host".into(),
-        })
-        .await
-        .expect("table");
+    let created = tic_tac_toe_table(&app, Some(5)).await;
     let mut host = Conn::join(
         &app,
         &created.invite_code,
@@ -246,14 +250,7 @@ async fn a_bots_turn_waits_out_a_failing_store() {
             ..Config::default()
         },
     );
-    let created = app
-        .create_table(CreateTable {
-            game: "tic-tac-toe".into(),
-            settings: settings(None),
-            name: "Host".into(),
-        })
-        .await
-        .expect("table");
+    let created = tic_tac_toe_table(&app, None).await;
     let mut host = Conn::join(&app, &created.invite_code, "Host", Some(created.token)).await;
     host.send(json!({"type": "add_bot", "seat": 1, "level": "random"}))
         .await;
@@ -300,14 +297,7 @@ async fn a_connection_that_does_not_read_is_closed_and_play_goes_on() {
             ..Config::default()
         },
     );
-    let created = app
-        .create_table(CreateTable {
-            game: "tic-tac-toe".into(),
-            settings: settings(None),
-            name: "Host".into(),
-        })
-        .await
-        .expect("table");
+    let created = tic_tac_toe_table(&app, None).await;
     let mut host = Conn::join(
         &app,
         &created.invite_code,
@@ -446,14 +436,7 @@ async fn timers_resume_with_the_time_left_after_a_restart() {
 #[tokio::test(start_paused = true)]
 async fn idle_rooms_leave_memory_and_come_back() {
     let app = AppState::new(Arc::new(MemDb::default()), Config::default());
-    let created = app
-        .create_table(CreateTable {
-            game: "tic-tac-toe".into(),
-            settings: settings(Some(60)),
-            name: "Host".into(),
-        })
-        .await
-        .expect("table");
+    let created = tic_tac_toe_table(&app, Some(60)).await;
     let mut host = Conn::join(
         &app,
         &created.invite_code,
