@@ -281,6 +281,10 @@ pub struct AwaitingInfo {
 /// A full picture of the game for one recipient.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
 pub struct GameSnapshot {
+    /// Which game of the table this is: 1 for the first, 2 after one play-again,
+    /// and so on (a page keeping a log can tell an older game's lines apart).
+    #[serde(default)]
+    pub number: u32,
     pub version: u64,
     /// The game's view for this recipient (game-specific).
     #[ts(type = "unknown")]

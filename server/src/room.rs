@@ -688,6 +688,7 @@ impl Room {
         let view = serde_json::from_str(cached.text()).unwrap_or(Value::Null);
         Some(encode(&ServerMsg::Snapshot {
             game: GameSnapshot {
+                number: u32::try_from(live.number).unwrap_or(0),
                 version: live.version,
                 view,
                 awaiting: Self::awaiting_info(live),

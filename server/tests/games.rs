@@ -142,6 +142,7 @@ async fn survives_kill_and_restart(db: &TestDb) {
     assert_eq!(host.you["name"], "Host");
     let snap = host.recv_type("snapshot").await;
     assert_eq!(snap["game"]["version"], 3, "no acknowledged move lost");
+    assert_eq!(snap["game"]["number"], 1);
     assert_eq!(snap["game"]["view"], before["view"]);
     // The game log, rebuilt by the replay, is the one the moves produced.
     assert_eq!(before["recent_events"].as_array().map(Vec::len), Some(3));

@@ -404,6 +404,7 @@ async fn lobby_host_controls_and_play_again(db: &TestDb) {
     host.send(&json!({"type": "play_again"})).await;
     let snap = host.recv_type("snapshot").await;
     assert_eq!(snap["game"]["version"], 0);
+    assert_eq!(snap["game"]["number"], 2, "the table's second game");
     let table = host.table().await;
     assert_eq!(table["status"], "playing");
     assert_eq!(table["seats"][1]["occupant"]["kind"], "bot");

@@ -15,6 +15,7 @@ import { applyPatch } from './patch.js';
  * @typedef {import('./wire').LoggedEvents} LoggedEvents
  *
  * @typedef {object} GameState
+ * @property {number} number which game of the table (1 for the first; play again counts on)
  * @property {number} version
  * @property {any} view
  * @property {AwaitingInfo} awaiting
@@ -130,6 +131,7 @@ export class TableConn {
       case 'snapshot':
         this.resyncing = false;
         this.game = {
+          number: msg.game.number ?? 0,
           version: msg.game.version,
           view: msg.game.view,
           awaiting: msg.game.awaiting,

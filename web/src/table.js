@@ -5,6 +5,7 @@ import { h, mount, toast } from './dom.js';
 import { t, has, joinNames } from './i18n.js';
 import * as api from './api.js';
 import { TableConn } from './conn.js';
+import { loadLog, saveLog, withEvents } from './gamelog.js';
 import { getName, getToken, setToken, forgetToken } from './store.js';
 import { gameUI, SEAT_COLORS } from './games/index.js';
 import { nameForm, optionsEditor, timerChoices } from './widgets.js';
@@ -56,7 +57,6 @@ export function showTable(root, code, go) {
   let legalAskedAt = -1;
   /** @type {ChatLine[]} */
   const chat = [];
-  /** @type {{text: string, version: number}[]} */
   let log = loadLog(code);
   /** @type {GameInfo | undefined} */
   let info;
@@ -158,26 +158,14 @@ export function showTable(root, code, go) {
         if (fresh) {
           legalAskedAt = -1;
           movedAtVersion = -1;
-          // A new game (play again), or a log from an older game of this table: start afresh.
-          if ((game?.outcome && !g.outcome) || g.version < (log[0]?.version ?? 0)) {
-            log = [];
-            saveLog(code, log);
-          }
         }
         game = g;
-        if (ui && logged.some((l) => l.events.length)) {
+        // A snapshot repeats the latest moves' events (for a late joiner or a
+        // reload); they replace what the page held for those moves. A new game
+        // (play again) or a log kept from an older one starts afresh.
+        if (ui && (log.game !== g.number || logged.some((l) => l.events.length))) {
           const looks = seatLooks();
-          // What the server sends replaces what the page held for those moves: a
-          // snapshot repeats the latest moves' events, for a late joiner or a reload.
-          const from = logged[0].version;
-          log = log.filter((l) => l.version < from);
-          for (const { version, events } of logged) {
-            for (const ev of events) {
-              const text = safe(() => ui.describeEvent(ev, looks));
-              if (text) log.unshift({ text, version });
-            }
-          }
-          log = log.slice(0, 300);
+          log = withEvents(log, g.number, logged, (ev) => safe(() => ui.describeEvent(ev, looks)));
           saveLog(code, log);
         }
         if (g.outcome && table && table.status !== 'finished') table.status = 'finished';
@@ -228,7 +216,7 @@ export function showTable(root, code, go) {
     const statusChanged = table?.status !== tbl.status || JSON.stringify(table?.settings) !== JSON.stringify(tbl.settings);
     if (table && table.status === 'finished' && tbl.status !== 'finished') {
       // Play again: a new game starts; the old log goes.
-      log = [];
+      log = { game: -1, lines: [] };
       saveLog(code, log);
       legal = null;
       if (tbl.status === 'lobby') game = null;
@@ -686,9 +674,9 @@ export function showTable(root, code, go) {
     mount(
       logEl,
       h('h3', null, t('table.log')),
-      log.length === 0
+      log.lines.length === 0
         ? h('p', { class: 'muted small' }, game && game.version > 0 ? t('table.log_from_now') : t('table.no_log'))
-        : h('ol', { class: 'log-lines', id: 'log-lines', reversed: true }, log.slice(0, 100).map((l) => h('li', null, l.text))),
+        : h('ol', { class: 'log-lines', id: 'log-lines', reversed: true }, log.lines.slice(0, 100).map((l) => h('li', null, l.text))),
     );
   }
 
@@ -836,27 +824,5 @@ function safe(f) {
   } catch (err) {
     console.error(err);
     return null;
-  }
-}
-
-/** @param {string} code */
-function loadLog(code) {
-  try {
-    const raw = sessionStorage.getItem(`citytable.log.${code}`);
-    return raw ? JSON.parse(raw) : [];
-  } catch {
-    return [];
-  }
-}
-
-/**
- * @param {string} code
- * @param {{text: string, version: number}[]} log
- */
-function saveLog(code, log) {
-  try {
-    sessionStorage.setItem(`citytable.log.${code}`, JSON.stringify(log));
-  } catch {
-    // not kept across reloads
   }
 }

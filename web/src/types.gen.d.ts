@@ -225,7 +225,12 @@ entries: unknown[],
  */
 views: unknown[], outcome?: Outcome, };
 
-export type GameSnapshot = { version: number, 
+export type GameSnapshot = { 
+/**
+ * Which game of the table this is: 1 for the first, 2 after one play-again,
+ * and so on (a page keeping a log can tell an older game's lines apart).
+ */
+number: number, version: number, 
 /**
  * The game's view for this recipient (game-specific).
  */

@@ -142,6 +142,14 @@ test('two players and a spectator play a whole game of tic-tac-toe', async () =>
   for (const p of [ana.page, bruno.page]) {
     await p.waitForFunction(() => document.querySelectorAll('.ttt-cell[data-owner]:not([data-owner=""])').length === 0 && !document.querySelector('#game-result h2'));
   }
+  // The new game's first move, then a reload: the log holds that move alone.
+  const opener = await Promise.race([ana.page, bruno.page].map((p) => p.waitForSelector('#turn-banner.mine').then(() => p)));
+  await opener.click('.ttt-cell[data-cell="0"]');
+  await cleo.page.waitForFunction(() => document.querySelectorAll('.ttt-cell:not([data-owner=""])').length === 1);
+  await cleo.page.reload();
+  await cleo.page.waitForFunction(() => document.querySelectorAll('.ttt-cell:not([data-owner=""])').length === 1);
+  await cleo.page.waitForSelector('#log-lines li');
+  assert.equal((await logLines(cleo.page)).length, 1, 'only the new game in the log');
 
   for (const p of [ana, bruno, cleo]) assert.deepEqual(p.errors, [], 'no script errors');
   for (const p of [ana, bruno, cleo]) await p.ctx.close();
