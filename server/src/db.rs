@@ -9,8 +9,9 @@
 use std::collections::HashMap;
 use std::future::Future;
 use std::pin::Pin;
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 use serde_json::Value;
 use uuid::Uuid;
@@ -45,16 +46,66 @@ pub trait Db: Send + Sync + 'static {
 
 /// The `store` crate: SQLite or Postgres. Every write (moves, tables, games, outcomes) goes
 /// through its group commit ([`store::Committer`]), so many rooms share each flush.
+///
+/// When a call finds the database unavailable, later calls fail at once until a probe
+/// connects again: while Postgres is down, each call would otherwise wait out the pool's
+/// connect retries (its acquire timeout) before failing, and a room answers in order.
 pub struct StoreDb {
     store: store::Store,
     committer: store::Committer,
+    unreachable: Arc<AtomicBool>,
 }
+
+/// How often a probe tries to connect while the database is unreachable.
+const PROBE_EVERY: Duration = Duration::from_millis(250);
 
 impl StoreDb {
     /// Must be called inside a tokio runtime (the committer is a task).
     pub fn new(store: store::Store) -> StoreDb {
         let committer = store::Committer::spawn(store.clone());
-        StoreDb { store, committer }
+        StoreDb {
+            store,
+            committer,
+            unreachable: Arc::default(),
+        }
+    }
+
+    /// Runs a store call unless the database is known to be unreachable; an
+    /// `Unavailable` answer marks it so and starts a probe.
+    fn guarded<'a, T: Send + 'a>(
+        &'a self,
+        call: impl Future<Output = Result<T, StoreError>> + Send + 'a,
+    ) -> BoxFut<'a, Result<T, StoreError>> {
+        Box::pin(async move {
+            if self.unreachable.load(Ordering::SeqCst) {
+                return Err(StoreError::Unavailable(
+                    "the database is unreachable".into(),
+                ));
+            }
+            let result = call.await;
+            if matches!(result, Err(StoreError::Unavailable(_))) {
+                self.probe_until_reachable();
+            }
+            result
+        })
+    }
+
+    fn probe_until_reachable(&self) {
+        if self.unreachable.swap(true, Ordering::SeqCst) {
+            return; // a probe is running
+        }
+        tracing::warn!("the database is unavailable; calls fail at once until it answers");
+        let (store, unreachable) = (self.store.clone(), self.unreachable.clone());
+        tokio::spawn(async move {
+            loop {
+                tokio::time::sleep(PROBE_EVERY).await;
+                if store.reachable().await {
+                    unreachable.store(false, Ordering::SeqCst);
+                    tracing::info!("the database answers again");
+                    return;
+                }
+            }
+        });
     }
 }
 
@@ -63,38 +114,38 @@ impl Db for StoreDb {
         self.store.kind()
     }
     fn ping(&self) -> BoxFut<'_, Result<(), StoreError>> {
-        Box::pin(self.store.ping())
+        self.guarded(self.store.ping())
     }
     fn upsert_table<'a>(&'a self, t: &'a TableRow) -> BoxFut<'a, Result<(), StoreError>> {
-        Box::pin(self.committer.write(store::Write::Table(t.clone())))
+        self.guarded(self.committer.write(store::Write::Table(t.clone())))
     }
     fn insert_game<'a>(&'a self, g: &'a GameRow) -> BoxFut<'a, Result<(), StoreError>> {
-        Box::pin(self.committer.write(store::Write::Game(g.clone())))
+        self.guarded(self.committer.write(store::Write::Game(g.clone())))
     }
     fn append(&self, row: MoveRow) -> BoxFut<'_, Result<(), StoreError>> {
-        Box::pin(self.committer.append(row))
+        self.guarded(self.committer.append(row))
     }
     fn finish_game<'a>(
         &'a self,
         game_id: Uuid,
         outcome: &'a Value,
     ) -> BoxFut<'a, Result<(), StoreError>> {
-        Box::pin(self.committer.write(store::Write::Outcome {
+        self.guarded(self.committer.write(store::Write::Outcome {
             game_id,
             outcome: outcome.clone(),
         }))
     }
     fn load_unfinished(&self) -> BoxFut<'_, Result<Vec<Recovered>, StoreError>> {
-        Box::pin(self.store.load_unfinished())
+        self.guarded(self.store.load_unfinished())
     }
     fn table_by_code<'a>(
         &'a self,
         code: &'a str,
     ) -> BoxFut<'a, Result<Option<TableRow>, StoreError>> {
-        Box::pin(self.store.table_by_code(code))
+        self.guarded(self.store.table_by_code(code))
     }
     fn latest_game(&self, table_id: Uuid) -> BoxFut<'_, Result<Option<GameWithMoves>, StoreError>> {
-        Box::pin(self.store.latest_game(table_id))
+        self.guarded(self.store.latest_game(table_id))
     }
 }
 

@@ -197,6 +197,48 @@ async fn postgres_stopped_and_started_again_play_resumes() {
     outage_run(&data.dir, &url, Outage::Stop(pg)).await;
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn store_calls_fail_at_once_while_postgres_is_down() {
+    use server::db::{Db, StoreDb, StoreError};
+    let Some(pg) = PgCluster::create().await else {
+        return;
+    };
+    pg.start().await;
+    let data = Fresh::sqlite();
+    let store = store::Store::open(Some(&pg.url()), &data.dir)
+        .await
+        .expect("open store");
+    let db = StoreDb::new(store);
+    db.ping().await.expect("Postgres answers");
+
+    pg.stop().await;
+    // The first call finds out the slow way (the pool retries refused connections).
+    let first = db.ping().await;
+    assert!(
+        matches!(first, Err(StoreError::Unavailable(_))),
+        "{first:?}"
+    );
+    // The next ones fail at once, saying why.
+    match db.table_by_code("nosuchcode").await {
+        Err(StoreError::Unavailable(why)) => assert_eq!(why, "the database is unreachable"),
+        other => panic!("expected a fast failure, got {other:?}"),
+    }
+
+    pg.start().await;
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(20);
+    while db.ping().await.is_err() {
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "calls go through again once Postgres is back"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert_eq!(
+        db.table_by_code("nosuchcode").await.expect("a lookup"),
+        None
+    );
+}
+
 /// Plays a Big City table on the server at `url`, takes the database away during
 /// play and brings it back, checking the server's answers on the way and the
 /// committed log at the end.

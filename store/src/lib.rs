@@ -389,6 +389,26 @@ impl Store {
         Ok(())
     }
 
+    /// Whether one new connection to the database opens right now, tried once (the
+    /// pool instead keeps retrying a refused connection until its acquire timeout).
+    /// SQLite is a file: always reachable.
+    pub async fn reachable(&self) -> bool {
+        match &self.db {
+            Db::Sqlite { .. } => true,
+            Db::Postgres(pool) => {
+                let options = pool.connect_options();
+                let connect = PgConnection::connect_with(&options);
+                match tokio::time::timeout(POSTGRES_ACQUIRE_TIMEOUT, connect).await {
+                    Ok(Ok(conn)) => {
+                        let _ = conn.close().await;
+                        true
+                    }
+                    _ => false,
+                }
+            }
+        }
+    }
+
     /// Closes every connection, waiting for calls in progress to finish. Calls made afterwards
     /// fail with [`StoreError::Unavailable`].
     pub async fn close(&self) {
