@@ -12,6 +12,8 @@
 //!   server of its own and stops and starts it. Either way the server stays up,
 //!   answers `try_again`, reports not ready, acknowledges nothing it did not
 //!   commit, and play resumes by itself.
+//! - `store_calls_*`: while Postgres is down, store calls fail at once after the
+//!   first finds it down, and go through again once it is back.
 //!
 //! `CITYTABLE_CRASH_KILLS` (3), `CITYTABLE_CRASH_TABLES` (3) and
 //! `CITYTABLE_CRASH_SEED` make the run longer or different.
