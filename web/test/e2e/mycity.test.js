@@ -13,8 +13,11 @@ import { giveName, waitPlaying } from './helpers.js';
 
 /** @typedef {import('playwright-core').Page} Page */
 
-/** Turn timer of the test table, in seconds (short, so a timed-out round is quick). */
-const TIMER_S = 15;
+/**
+ * Turn timer of the test table, in seconds: short, so a timed-out round is quick,
+ * yet long enough for a player to come back and act within one round.
+ */
+const TIMER_S = 20;
 
 /** @type {Awaited<ReturnType<typeof startServer>>} */
 let server;
@@ -281,13 +284,24 @@ test('a 3-seat My City table: hidden decisions, timer, reconnection, final scori
   assert.ok(overflow <= 0, `the phone page is ${overflow}px too wide`);
 
   // Both humans end their participation (two taps: it cannot be undone); the bot plays on alone.
+  // The round's timer runs meanwhile: where passing is not allowed, a timeout ends a
+  // participation (ruling R7), and the page says so.
+  let tapped = 0;
   for (const p of [ana.page, brunoAgain]) {
-    await p.waitForSelector('.mc[data-mine="yes"] #mc-end:not([disabled])');
+    const state = await p
+      .waitForFunction(() => {
+        if (document.querySelector('.mc[data-mine="yes"] #mc-end:not([disabled])')) return 'can_end';
+        return /ended your participation/.test(document.querySelector('#mc-prompt')?.textContent ?? '') && 'ended';
+      })
+      .then((handle) => handle.jsonValue());
+    if (state === 'ended') continue;
     await p.click('#mc-end');
     await p.waitForSelector('#mc-end.armed');
     await p.click('#mc-end');
     await p.waitForSelector('#mc-pending, .mc[data-mine="no"]');
+    tapped += 1;
   }
+  assert.ok(tapped > 0, 'a player ended his participation with the button');
   for (const p of [ana.page, brunoAgain, cleo.page]) await p.waitForSelector('#mc-final', { timeout: 90_000 });
 
   // Final scoring: every category for every player, totals as in the result.
