@@ -176,7 +176,7 @@ impl PgCluster {
         );
         let root = std::env::temp_dir().join(format!("citytable-pg-{}", uuid::Uuid::new_v4()));
         std::fs::create_dir_all(&root).expect("cluster dir");
-        let as_postgres = output("id", &["-u"]).await.trim() == "0";
+        let as_postgres = output("id", &["-u"]).await == "0";
         if as_postgres {
             output("chown", &["postgres:", root.to_str().unwrap()]).await;
         }
@@ -231,24 +231,27 @@ impl PgCluster {
         self.root.join("data").to_str().unwrap().to_owned()
     }
 
-    async fn run(&self, program: &str, args: &[&str]) {
+    /// `program` of the cluster's Postgres, run as the `postgres` user when needed.
+    fn command(&self, program: &str) -> std::process::Command {
         let program = self.bin.join(program);
-        let mut cmd = if self.as_postgres {
-            let mut c = Command::new("runuser");
-            c.args(["-u", "postgres", "--"]).arg(&program);
+        if self.as_postgres {
+            let mut c = std::process::Command::new("runuser");
+            c.args(["-u", "postgres", "--"]).arg(program);
             c
         } else {
-            Command::new(&program)
-        };
-        let out = cmd
+            std::process::Command::new(program)
+        }
+    }
+
+    async fn run(&self, program: &str, args: &[&str]) {
+        let out = Command::from(self.command(program))
             .args(args)
             .output()
             .await
             .expect("run a Postgres program");
         assert!(
             out.status.success(),
-            "{} {args:?} failed: {}{}",
-            program.display(),
+            "{program} {args:?} failed: {}{}",
             String::from_utf8_lossy(&out.stdout),
             String::from_utf8_lossy(&out.stderr)
         );
@@ -257,17 +260,11 @@ impl PgCluster {
 
 impl Drop for PgCluster {
     fn drop(&mut self) {
-        let program = self.bin.join("pg_ctl");
         let data = self.data();
-        let args = ["-D", data.as_str(), "-m", "immediate", "stop"];
-        let mut cmd = if self.as_postgres {
-            let mut c = std::process::Command::new("runuser");
-            c.args(["-u", "postgres", "--"]).arg(&program);
-            c
-        } else {
-            std::process::Command::new(&program)
-        };
-        let _ = cmd.args(args).output();
+        let _ = self
+            .command("pg_ctl")
+            .args(["-D", &data, "-m", "immediate", "stop"])
+            .output();
         let _ = std::fs::remove_dir_all(&self.root);
     }
 }
