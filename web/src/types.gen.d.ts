@@ -318,9 +318,10 @@ placements: Array<MyCityPlacement>,
  */
 score: MyCityScoreBreakdown, 
 /**
- * Visible buildable cells per row, top row first (the tiebreak of ruling S3).
+ * Empty light green spaces (plain, well, gold) left visible per row, top row
+ * first (the tiebreak of ruling S3).
  */
-visible_by_row: Array<number>, };
+empty_by_row: Array<number>, };
 
 export type MyCityRevealedDecision = { seat: number, action: MyCityAction, 
 /**

@@ -161,7 +161,7 @@ test('final scoring: every category for every player, winners, no tie', async ()
   await ctx.close();
 });
 
-test('final scoring: a tie is broken row by row (fewer visible spaces on top)', async () => {
+test('final scoring: a tie is broken row by row (fewer empty spaces on top)', async () => {
   const { page, errors, ctx } = await open('mycity-end', 'spectator');
   await page.evaluate(() => {
     const w = /** @type {any} */ (window);
@@ -172,20 +172,56 @@ test('final scoring: a tie is broken row by row (fewer visible spaces on top)', 
       view.final_scores[seat] = { ...view.final_scores[seat], start: view.final_scores[seat].start + best - view.final_scores[seat].total, total: best };
       view.players[seat].score = view.final_scores[seat];
     }
-    view.players[0].visible_by_row = [3, 2, ...view.players[0].visible_by_row.slice(2)];
-    view.players[1].visible_by_row = [3, 4, ...view.players[1].visible_by_row.slice(2)];
+    view.players[0].empty_by_row = [3, 2, ...view.players[0].empty_by_row.slice(2)];
+    view.players[1].empty_by_row = [3, 4, ...view.players[1].empty_by_row.slice(2)];
     view.winners = [0];
     w.show(view);
   });
   assert.equal(await page.getAttribute('#mc-tiebreak', 'data-tied'), '2');
   const text = (await page.textContent('#mc-tiebreak')) ?? '';
-  assert.match(text, /Tie on \d+ points between Ana and Bruno/);
+  assert.match(text, /Tie on \d+ points between Ana and Bruno: fewer empty spaces \(plain, well or gold, −1 each\)/);
   assert.match(text, /Row 1: Ana 3, Bruno 3\./);
   assert.match(text, /Row 2: Ana 2, Bruno 4\./);
   assert.equal(await page.locator('#mc-tiebreak p[data-row]').count(), 2, 'stops at the deciding row');
   await shot(page, 'fixture-mycity-tiebreak');
   assert.deepEqual(errors, []);
   await ctx.close();
+});
+
+test('final scoring in French: wells need four different buildings, the tie counts empty spaces', async () => {
+  const p = await browser.person({ locale: 'fr-FR' });
+  await p.ctx.addInitScript(() => localStorage.setItem('citytable.lang', 'fr'));
+  await p.page.goto(`${web.url}/test/mycity-fixture.html?f=mycity-end&as=spectator`);
+  await p.page.waitForSelector('#mc-final');
+  const data = await p.page.evaluate(() => /** @type {any} */ (window).data);
+  const table = (await p.page.textContent('#mc-final-table')) ?? '';
+  assert.match(table, /Puits \(\+4 : quatre bâtiments différents autour\)/);
+  assert.match(table, /Cases vides \(−1 chacune\)/);
+  for (const [seat, score] of data.spectator.final_scores.entries()) {
+    const values = await p.page.$$eval(`#mc-final-table tbody td[data-seat="${seat}"]`, (tds) => tds.map((td) => Number(td.getAttribute('data-value'))));
+    assert.equal(values[10], score.wells, `wells of seat ${seat}`);
+    assert.equal(values[11], score.total, `total of seat ${seat}`);
+  }
+  assert.ok(data.spectator.final_scores.some((/** @type {any} */ s) => s.wells > 0), 'the fixture has a well bonus');
+  await p.page.evaluate(() => {
+    const w = /** @type {any} */ (window);
+    const view = structuredClone(w.data.spectator);
+    const best = Math.max(...view.final_scores.map((/** @type {any} */ s) => s.total)) + 5;
+    for (const seat of [0, 1]) {
+      view.final_scores[seat] = { ...view.final_scores[seat], start: view.final_scores[seat].start + best - view.final_scores[seat].total, total: best };
+      view.players[seat].score = view.final_scores[seat];
+    }
+    view.players[0].empty_by_row = [2, ...view.players[0].empty_by_row.slice(1)];
+    view.players[1].empty_by_row = [3, ...view.players[1].empty_by_row.slice(1)];
+    view.winners = [0];
+    w.show(view);
+  });
+  const tie = (await p.page.textContent('#mc-tiebreak')) ?? '';
+  assert.match(tie, /le moins de cases vides \(plaine, puits ou or, −1 chacune\) sur la rangée du haut gagne/);
+  assert.match(tie, /Rangée 1 : Ana 2, Bruno 3\./);
+  await shot(p.page, 'fixture-mycity-final-fr');
+  assert.deepEqual(p.errors, []);
+  await p.ctx.close();
 });
 
 test('the board speaks French', async () => {

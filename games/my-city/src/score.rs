@@ -9,6 +9,8 @@ use crate::wire::{Color, ScoreBreakdown, Terrain};
 pub const START_POINTS: i32 = 10;
 /// Points for covering both veins of gold first (ruling R5).
 pub const GOLD_POINTS: i32 = 3;
+/// Points for a visible well with a different building on each of its sides (S2).
+pub const WELL_POINTS: i32 = 4;
 
 /// The score of `player` if the game ended now.
 pub fn breakdown(player: &PlayerState) -> ScoreBreakdown {
@@ -28,8 +30,8 @@ pub fn breakdown(player: &PlayerState) -> ScoreBreakdown {
             Terrain::Plain | Terrain::Gold => s.empty -= 1,
             Terrain::Well => {
                 s.empty -= 1;
-                if board::neighbours(i).all(|n| player.cover[n].is_some()) {
-                    s.wells += 4;
+                if well_surrounded(player, i) {
+                    s.wells += WELL_POINTS;
                 }
             }
             Terrain::Mountain | Terrain::Forest => {}
@@ -51,6 +53,25 @@ pub fn breakdown(player: &PlayerState) -> ScoreBreakdown {
         + s.churches
         + s.wells;
     s
+}
+
+/// Whether four different buildings stand next to the well at cell `well`, one on
+/// each of its four sides (ruling S2): a building covering two sides counts once,
+/// so it can never complete the four.
+fn well_surrounded(player: &PlayerState, well: usize) -> bool {
+    let mut sides = 0;
+    let mut buildings = [None; 4];
+    for n in board::neighbours(well) {
+        let Some(building) = player.cover[n] else {
+            return false;
+        };
+        if buildings.contains(&Some(building)) {
+            return false;
+        }
+        buildings[sides] = Some(building);
+        sides += 1;
+    }
+    sides == 4
 }
 
 /// Number of buildings in the largest group of `color` connected by shared sides
@@ -108,21 +129,27 @@ fn churches_with_three_colors(player: &PlayerState) -> i32 {
     count
 }
 
-/// Visible buildable cells per row, top row first (ruling S3).
-pub fn visible_by_row(player: &PlayerState) -> Vec<u8> {
+/// Empty light green spaces per row, top row first (ruling S3): the visible cells
+/// that S2 scores −1 (plain, well and gold); tree and rock cells are not counted.
+pub fn empty_by_row(player: &PlayerState) -> Vec<u8> {
     (0..HEIGHT)
         .map(|y| {
             (0..WIDTH)
                 .filter(|&x| {
                     let i = board::index(x, y);
-                    board::buildable(board::terrain_at(i)) && player.cover[i].is_none()
+                    scored_empty(board::terrain_at(i)) && player.cover[i].is_none()
                 })
                 .count() as u8
         })
         .collect()
 }
 
-/// Winners by ruling S3: most points; on a tie, fewer visible buildable cells in
+/// Terrain that S2 scores −1 when left visible: the "empty light green spaces".
+fn scored_empty(t: Terrain) -> bool {
+    matches!(t, Terrain::Plain | Terrain::Well | Terrain::Gold)
+}
+
+/// Winners by ruling S3: most points; on a tie, fewer empty light green spaces in
 /// row 0, then row 1, and so on; still equal: shared win.
 pub fn winners(totals: &[i32], rows: &[Vec<u8>]) -> Vec<u8> {
     let Some(&best) = totals.iter().max() else {

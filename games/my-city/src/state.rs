@@ -204,7 +204,7 @@ impl PlayerState {
             gold_bonus: self.gold_bonus,
             placements: self.placed.iter().map(Placed::to_wire).collect(),
             score: score::breakdown(self),
-            visible_by_row: score::visible_by_row(self),
+            empty_by_row: score::empty_by_row(self),
         }
     }
 }
@@ -554,7 +554,7 @@ impl MyCity {
         self.end = Some(reason);
         let scores: Vec<ScoreBreakdown> = self.players.iter().map(score::breakdown).collect();
         let totals: Vec<i32> = scores.iter().map(|s| s.total).collect();
-        let rows: Vec<Vec<u8>> = self.players.iter().map(score::visible_by_row).collect();
+        let rows: Vec<Vec<u8>> = self.players.iter().map(score::empty_by_row).collect();
         self.winners = score::winners(&totals, &rows);
         self.final_scores = Some(scores.clone());
         events.push(Event::GameOver {

@@ -681,6 +681,31 @@ fn ruling_s2_well_surrounded_on_four_sides() {
 }
 
 #[test]
+fn ruling_s2_well_needs_four_different_buildings() {
+    // From a real game: the T piece `.#./###` (piece 5) turned twice at (5,7)
+    // covers (5,7), (6,7), (7,7) and (6,8): the north and east sides of the well
+    // at (5,8). Two churches cover its west (4,8) and south (5,9) sides.
+    let mut p = fresh();
+    put(&mut p, 5, 5, 7, 2);
+    let cells: Vec<usize> = (0..board::CELLS)
+        .filter(|&i| p.cover[i].is_some())
+        .collect();
+    let at = |x, y| board::index(x, y);
+    assert_eq!(cells, vec![at(5, 7), at(6, 7), at(7, 7), at(6, 8)]);
+    put(&mut p, 24, 4, 8, 0);
+    put(&mut p, 25, 5, 9, 0);
+    assert!(board::neighbours(at(5, 8)).all(|n| p.cover[n].is_some()));
+    assert_eq!(score::breakdown(&p).wells, 0, "one building on two sides");
+    // The same four sides held by four different buildings do score.
+    let mut q = fresh();
+    put(&mut q, 24, 4, 8, 0);
+    put(&mut q, 25, 5, 9, 0);
+    put(&mut q, 26, 5, 7, 0);
+    put(&mut q, 0, 6, 8, 1); // residential (6,8)-(6,9)
+    assert_eq!(score::breakdown(&q).wells, score::WELL_POINTS);
+}
+
+#[test]
 fn ruling_s2_live_and_final_breakdown_in_views() {
     let mut g = game(2, 17);
     g.set_card(card(0));
@@ -729,6 +754,37 @@ fn ruling_s3_tiebreak_row_by_row() {
     g.apply(0, &Move::EndParticipation).expect("legal");
     g.apply(1, &Move::EndParticipation).expect("legal");
     assert_eq!(g.outcome().expect("over").winners, vec![0, 1]);
+}
+
+#[test]
+fn ruling_s3_tiebreak_counts_empty_light_green_spaces_only() {
+    // Row 0 is `MM..T...R...FF`: eight plain cells, one tree, one rock.
+    assert_eq!(score::empty_by_row(&fresh())[0], 8);
+    let mut g = game(2, 22);
+    // Seat 0 covers the trees of row 0 and a plain cell of row 5; seat 1 covers
+    // trees of row 3 and another plain cell of row 5: both end at -81.
+    put(g.player_mut(0), 24, 4, 0, 0);
+    put(g.player_mut(0), 25, 1, 5, 0);
+    put(g.player_mut(1), 24, 2, 3, 0);
+    put(g.player_mut(1), 25, 3, 5, 0);
+    // Covered trees are not empty light green spaces: every row counts the same.
+    assert_eq!(
+        score::empty_by_row(g.player(0).unwrap()),
+        score::empty_by_row(g.player(1).unwrap())
+    );
+    g.apply(0, &Move::EndParticipation).expect("legal");
+    g.apply(1, &Move::EndParticipation).expect("legal");
+    let out = g.outcome().expect("over");
+    assert_eq!(out.scores, vec![-81, -81]);
+    assert_eq!(out.winners, vec![0, 1], "a shared win, not seat 0's");
+    // Well and gold cells left visible do count.
+    let mut p = fresh();
+    let row2 = score::empty_by_row(&p)[2];
+    put(&mut p, 24, 7, 2, 0); // the well at (7,2)
+    assert_eq!(score::empty_by_row(&p)[2], row2 - 1);
+    let row1 = score::empty_by_row(&p)[1];
+    put(&mut p, 25, 11, 1, 0); // gold at (11,1)
+    assert_eq!(score::empty_by_row(&p)[1], row1 - 1);
 }
 
 #[test]

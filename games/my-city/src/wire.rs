@@ -183,8 +183,9 @@ pub struct PlayerView {
     pub placements: Vec<Placement>,
     /// Live score if the game ended now (the final score once it has).
     pub score: ScoreBreakdown,
-    /// Visible buildable cells per row, top row first (the tiebreak of ruling S3).
-    pub visible_by_row: Vec<u8>,
+    /// Empty light green spaces (plain, well, gold) left visible per row, top row
+    /// first (the tiebreak of ruling S3).
+    pub empty_by_row: Vec<u8>,
 }
 
 /// Why the game ended (ruling R6).

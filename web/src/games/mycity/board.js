@@ -793,7 +793,7 @@ function finalScoring(view, state) {
     let left = tied;
     let decided = false;
     for (let row = 0; row < view.board.height && !decided; row++) {
-      const counts = left.map((p) => ({ p, n: p.visible_by_row[row] ?? 0 }));
+      const counts = left.map((p) => ({ p, n: p.empty_by_row[row] ?? 0 }));
       tie.push(h('p', { class: 'small', 'data-row': row }, t('mc.tiebreak_row', { row: row + 1, counts: counts.map((c) => `${name(c.p.seat)} ${c.n}`).join(', ') })));
       const min = Math.min(...counts.map((c) => c.n));
       left = counts.filter((c) => c.n === min).map((c) => c.p);
