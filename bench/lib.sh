@@ -63,13 +63,13 @@ start_citytable() {
   local data="$OUT_DIR/data-$mode-$port"
   case "$mode" in
     postgres) reset_pg; rm -rf "$data"; mkdir -p "$data"
-      RUST_LOG=warn nice -n "$NICE" taskset -c "$SERVER_CPUS" "$CITYTABLE" --port "$port" --database-url "$(pg_url)" --data-dir "$data" --bot-delay-ms 0 --max-connections-per-address 0 >"$log" 2>&1 & ;;
+      RUST_LOG=warn nice -n "$NICE" taskset -c "$SERVER_CPUS" "$CITYTABLE" --port "$port" --database-url "$(pg_url)" --data-dir "$data" --bot-delay-ms 0 --max-connections-per-address 0 --tables-per-minute 0 >"$log" 2>&1 & ;;
     sqlite) rm -rf "$data"; mkdir -p "$data"
-      RUST_LOG=warn nice -n "$NICE" taskset -c "$SERVER_CPUS" env -u DATABASE_URL "$CITYTABLE" --port "$port" --data-dir "$data" --bot-delay-ms 0 --max-connections-per-address 0 >"$log" 2>&1 & ;;
+      RUST_LOG=warn nice -n "$NICE" taskset -c "$SERVER_CPUS" env -u DATABASE_URL "$CITYTABLE" --port "$port" --data-dir "$data" --bot-delay-ms 0 --max-connections-per-address 0 --tables-per-minute 0 >"$log" 2>&1 & ;;
     sqlite-tmpfs) data="/dev/shm/citytable-bench-$port"; rm -rf "$data"; mkdir -p "$data"
-      RUST_LOG=warn nice -n "$NICE" taskset -c "$SERVER_CPUS" env -u DATABASE_URL "$CITYTABLE" --port "$port" --data-dir "$data" --bot-delay-ms 0 --max-connections-per-address 0 >"$log" 2>&1 & ;;
+      RUST_LOG=warn nice -n "$NICE" taskset -c "$SERVER_CPUS" env -u DATABASE_URL "$CITYTABLE" --port "$port" --data-dir "$data" --bot-delay-ms 0 --max-connections-per-address 0 --tables-per-minute 0 >"$log" 2>&1 & ;;
     memory) # nothing durable: the like-for-like match for boardgame.io's in-memory storage
-      RUST_LOG=warn nice -n "$NICE" taskset -c "$SERVER_CPUS" "$CITYTABLE" --port "$port" --database-url memory: --data-dir "$data" --bot-delay-ms 0 --max-connections-per-address 0 >"$log" 2>&1 & ;;
+      RUST_LOG=warn nice -n "$NICE" taskset -c "$SERVER_CPUS" "$CITYTABLE" --port "$port" --database-url memory: --data-dir "$data" --bot-delay-ms 0 --max-connections-per-address 0 --tables-per-minute 0 >"$log" 2>&1 & ;;
     *) echo "unknown mode $mode" >&2; return 1 ;;
   esac
   SERVER_PID=$!

@@ -2,7 +2,7 @@
 //!
 //! - `GET  /api/games` → `Vec<GameInfo>`
 //! - `POST /api/tables` with [`CreateTable`] → [`TableCreated`]
-//! - `GET  /api/tables` → `Vec<PublicTable>` (public tables only)
+//! - `GET  /api/tables[?after=CURSOR]` → [`PublicTables`] (public tables only, a page at a time)
 //! - `GET  /api/tables/{code}` → [`CodeInfo`] (what an invite or spectator code opens)
 //! - `GET  /api/tables/{code}/record` → [`GameRecord`] once the game is finished
 //!
@@ -55,6 +55,16 @@ pub struct PublicTable {
     pub host_name: String,
 }
 
+/// A page of the public lobby.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, TS)]
+pub struct PublicTables {
+    pub tables: Vec<PublicTable>,
+    /// The `after` of the next page; absent on the last one.
+    #[ts(optional)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub next: Option<String>,
+}
+
 /// What a code opens.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
 pub struct CodeInfo {
@@ -81,9 +91,13 @@ pub struct GameRecord {
     /// The move log (`engine::Entry` values).
     #[ts(type = "unknown[]")]
     pub entries: Vec<Value>,
-    /// Public views after each entry, starting with the initial position.
-    #[ts(type = "unknown[]")]
-    pub views: Vec<Value>,
+    /// The public view before the first entry.
+    #[ts(type = "unknown")]
+    pub first_view: Value,
+    /// Per entry, the JSON Patch (RFC 6902) from the public view before it to
+    /// the one after it.
+    #[ts(type = "unknown[][]")]
+    pub patches: Vec<Value>,
     #[ts(optional)]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub outcome: Option<Outcome>,

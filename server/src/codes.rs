@@ -60,6 +60,15 @@ pub fn plausible_code(code: &str) -> bool {
     code.len() == 20 && code.bytes().all(|b| ALPHABET.contains(&b))
 }
 
+/// Compares two secrets in time that does not depend on where they differ.
+pub fn same_secret(given: &str, expected: &str) -> bool {
+    let (a, b) = (Sha256::digest(given), Sha256::digest(expected));
+    a.iter()
+        .zip(b.iter())
+        .fold(0u8, |acc, (x, y)| acc | (x ^ y))
+        == 0
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -42,6 +42,9 @@ pub trait Db: Send + Sync + 'static {
         code: &'a str,
     ) -> BoxFut<'a, Result<Option<TableRow>, StoreError>>;
     fn latest_game(&self, table_id: Uuid) -> BoxFut<'_, Result<Option<GameWithMoves>, StoreError>>;
+    /// Deletes lobby tables where no game ever started and nothing changed since
+    /// `before_ms`; how many.
+    fn delete_abandoned_tables(&self, before_ms: i64) -> BoxFut<'_, Result<u64, StoreError>>;
 }
 
 /// The `store` crate: SQLite or Postgres. Every write (moves, tables, games, outcomes) goes
@@ -146,6 +149,9 @@ impl Db for StoreDb {
     }
     fn latest_game(&self, table_id: Uuid) -> BoxFut<'_, Result<Option<GameWithMoves>, StoreError>> {
         self.guarded(self.store.latest_game(table_id))
+    }
+    fn delete_abandoned_tables(&self, before_ms: i64) -> BoxFut<'_, Result<u64, StoreError>> {
+        self.guarded(self.store.delete_abandoned_tables(before_ms))
     }
 }
 
@@ -276,5 +282,16 @@ impl Db for MemDb {
     }
     fn latest_game(&self, table_id: Uuid) -> BoxFut<'_, Result<Option<GameWithMoves>, StoreError>> {
         self.with(move |m| Ok(latest(m, table_id)))
+    }
+    fn delete_abandoned_tables(&self, before_ms: i64) -> BoxFut<'_, Result<u64, StoreError>> {
+        self.with(move |m| {
+            let played: std::collections::HashSet<Uuid> =
+                m.games.iter().map(|g| g.table_id).collect();
+            let before = m.tables.len();
+            m.tables.retain(|id, t| {
+                t.status != "lobby" || t.updated_at_ms >= before_ms || played.contains(id)
+            });
+            Ok((before - m.tables.len()) as u64)
+        })
     }
 }

@@ -67,8 +67,9 @@ pub trait GameKind: Send + Sync {
     fn name(&self) -> &'static str;
     fn seats(&self) -> RangeInclusive<u8>;
     fn default_options(&self) -> Value;
-    /// Checks a seat count and options for this game.
-    fn check(&self, seats: u8, options: &Value) -> Result<(), String>;
+    /// Checks a seat count and options for this game; the options as they are
+    /// kept (every option named, none unknown).
+    fn check(&self, seats: u8, options: &Value) -> Result<Value, String>;
     /// Starts a game.
     fn start(&self, setup: &SetupDoc) -> Result<Box<dyn ErasedGame>, String>;
     /// Rebuilds a game from its setup and move log (`engine::replay`), handing
@@ -221,7 +222,7 @@ where
         to_value(&G::Options::default())
     }
 
-    fn check(&self, seats: u8, options: &Value) -> Result<(), String> {
+    fn check(&self, seats: u8, options: &Value) -> Result<Value, String> {
         if !G::SEATS.contains(&seats) {
             return Err(format!(
                 "{} is played by {} to {} players.",
@@ -230,16 +231,28 @@ where
                 G::SEATS.end()
             ));
         }
+        // Options are the game's own type, nothing more: unknown fields are
+        // refused rather than kept, stored and sent to every visitor. The
+        // messages never echo what was sent.
+        let not_options = || format!("These are not options of {}.", G::NAME);
+        let given = options.as_object().ok_or_else(not_options)?;
+        let typed: G::Options =
+            serde_json::from_value(options.clone()).map_err(|_| not_options())?;
+        let kept = to_value(&typed);
+        if let Some(known) = kept.as_object()
+            && given.keys().any(|k| !known.contains_key(k))
+        {
+            return Err(format!("{} has no such option.", G::NAME));
+        }
         let setup = SetupDoc {
             seats,
             seed: 0,
-            options: options.clone(),
+            options: kept.clone(),
             first_seat: None,
             names: Vec::new(),
         };
-        G::new(&typed_setup::<G>(&setup)?)
-            .map(|_| ())
-            .map_err(|e| e.0)
+        G::new(&typed_setup::<G>(&setup)?).map_err(|e| e.0)?;
+        Ok(kept)
     }
 
     fn start(&self, setup: &SetupDoc) -> Result<Box<dyn ErasedGame>, String> {

@@ -3,19 +3,20 @@
 
 use std::net::SocketAddr;
 
-use axum::extract::{ConnectInfo, Path, State};
-use axum::http::{StatusCode, header};
+use axum::extract::{ConnectInfo, DefaultBodyLimit, Path, Query, Request, State};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::{Json, Router};
-use engine::{Outcome, Viewer};
 use protocol::api::{
-    ApiError, CodeInfo, CreateTable, GameInfo, GameRecord, PublicTable, TableCreated,
+    ApiError, CodeInfo, CreateTable, GameInfo, PublicTable, PublicTables, TableCreated,
 };
 use protocol::{ErrorCode, TableStatus};
+use uuid::Uuid;
 
 use crate::db::TableRow;
-use crate::games::SetupDoc;
+use crate::records::RecordError;
 use crate::{AppState, LookupError, codes};
 
 /// An API error: a status, a stable code and a sentence.
@@ -30,13 +31,6 @@ impl ApiErr {
             StatusCode::NOT_FOUND,
             ErrorCode::NoSuchTable,
             "There is no table with that code.",
-        )
-    }
-    pub fn rate_limited() -> ApiErr {
-        ApiErr::new(
-            StatusCode::TOO_MANY_REQUESTS,
-            ErrorCode::RateLimited,
-            "Too many wrong codes. Wait a minute.",
         )
     }
     pub fn too_many_connections() -> ApiErr {
@@ -71,11 +65,13 @@ impl IntoResponse for ApiErr {
 impl From<LookupError> for ApiErr {
     fn from(e: LookupError) -> ApiErr {
         match e {
-            LookupError::RateLimited => ApiErr::rate_limited(),
             LookupError::Store => ApiErr::try_again(),
         }
     }
 }
+
+/// The largest request body the API reads (a table request is a few hundred bytes).
+const MAX_BODY_BYTES: usize = 16 * 1024;
 
 pub fn routes() -> Router<AppState> {
     Router::new()
@@ -86,6 +82,57 @@ pub fn routes() -> Router<AppState> {
         .route("/api/tables", get(list_tables).post(create_table))
         .route("/api/tables/{code}", get(code_info))
         .route("/api/tables/{code}/record", get(record))
+        .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
+}
+
+/// The security headers of every answer: scripts, styles and connections from
+/// this server only, never framed by another site, no MIME sniffing, and no
+/// `Referer` (page addresses carry invite codes).
+pub async fn security_headers(request: Request, next: Next) -> Response {
+    let mut response = next.run(request).await;
+    let headers = response.headers_mut();
+    for (name, value) in [
+        (
+            header::CONTENT_SECURITY_POLICY,
+            "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; \
+             img-src 'self' data: blob:; media-src 'self' data: blob:; connect-src 'self'; \
+             object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+        ),
+        (header::X_FRAME_OPTIONS, "DENY"),
+        (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
+        (header::REFERRER_POLICY, "no-referrer"),
+    ] {
+        headers.insert(name, HeaderValue::from_static(value));
+    }
+    response
+}
+
+/// Whether a request may act for a browser page: requests without `Origin`
+/// (other programs) may; a browser's must come from this server's own address
+/// (its `Host`) or from an origin in `ALLOWED_ORIGINS`.
+pub fn origin_allowed(app: &AppState, headers: &HeaderMap) -> bool {
+    let Some(origin) = headers.get(header::ORIGIN) else {
+        return true;
+    };
+    let Ok(origin) = origin.to_str() else {
+        return false;
+    };
+    if app.0.config.allowed_origins.iter().any(|o| o == origin) {
+        return true;
+    }
+    let host = headers.get(header::HOST).and_then(|h| h.to_str().ok());
+    let origin_host = origin
+        .strip_prefix("http://")
+        .or_else(|| origin.strip_prefix("https://"));
+    matches!((origin_host, host), (Some(o), Some(h)) if o.eq_ignore_ascii_case(h))
+}
+
+pub fn cross_site() -> ApiErr {
+    ApiErr::new(
+        StatusCode::FORBIDDEN,
+        ErrorCode::BadMessage,
+        "Requests from other sites are refused.",
+    )
 }
 
 async fn readyz(State(app): State<AppState>) -> Response {
@@ -98,7 +145,24 @@ async fn readyz(State(app): State<AppState>) -> Response {
     }
 }
 
-async fn metrics(State(app): State<AppState>) -> Response {
+/// `/metrics`: with `METRICS_TOKEN` set, for requests bearing it; without, for
+/// this machine only (loopback), never for the public.
+async fn metrics(
+    State(app): State<AppState>,
+    ConnectInfo(addr): ConnectInfo<SocketAddr>,
+    headers: HeaderMap,
+) -> Response {
+    let allowed = match &app.0.config.metrics_token {
+        Some(token) => headers
+            .get(header::AUTHORIZATION)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.strip_prefix("Bearer "))
+            .is_some_and(|given| codes::same_secret(given, token)),
+        None => addr.ip().is_loopback(),
+    };
+    if !allowed {
+        return (StatusCode::NOT_FOUND, "not found").into_response();
+    }
     (
         [(header::CONTENT_TYPE, "text/plain; version=0.0.4")],
         app.0.metrics.render(),
@@ -123,14 +187,39 @@ async fn games(State(app): State<AppState>) -> Json<Vec<GameInfo>> {
     )
 }
 
-async fn list_tables(State(app): State<AppState>) -> Json<Vec<PublicTable>> {
-    let list = app
-        .0
-        .lobby
-        .lock()
-        .map(|l| l.values().cloned().collect())
-        .unwrap_or_default();
-    Json(list)
+/// One page of public tables: those after the `after` cursor, at most
+/// [`crate::LOBBY_PAGE`]; `next` is the cursor of the following page.
+async fn list_tables(
+    State(app): State<AppState>,
+    Query(page): Query<LobbyPage>,
+) -> Json<PublicTables> {
+    let after = page.after.as_deref().and_then(|a| Uuid::parse_str(a).ok());
+    let Ok(lobby) = app.0.lobby.lock() else {
+        return Json(PublicTables::default());
+    };
+    let from = match after {
+        Some(id) => std::ops::Bound::Excluded(id),
+        None => std::ops::Bound::Unbounded,
+    };
+    let mut listed = lobby.range((from, std::ops::Bound::Unbounded));
+    let tables: Vec<(Uuid, PublicTable)> = listed
+        .by_ref()
+        .take(crate::LOBBY_PAGE)
+        .map(|(id, t)| (*id, t.clone()))
+        .collect();
+    let next = match (listed.next(), tables.last()) {
+        (Some(_), Some((last, _))) => Some(last.to_string()),
+        _ => None,
+    };
+    Json(PublicTables {
+        tables: tables.into_iter().map(|(_, t)| t).collect(),
+        next,
+    })
+}
+
+#[derive(serde::Deserialize)]
+struct LobbyPage {
+    after: Option<String>,
 }
 
 fn bad_request(code: ErrorCode, message: impl Into<String>) -> ApiErr {
@@ -139,8 +228,37 @@ fn bad_request(code: ErrorCode, message: impl Into<String>) -> ApiErr {
 
 async fn create_table(
     State(app): State<AppState>,
+    ConnectInfo(addr): ConnectInfo<SocketAddr>,
+    headers: HeaderMap,
     body: axum::body::Bytes,
 ) -> Result<Json<TableCreated>, ApiErr> {
+    // A cross-site form can send only "simple" content types; JSON needs a
+    // preflight this server never grants.
+    let json = headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| {
+            v.trim_start()
+                .to_ascii_lowercase()
+                .starts_with("application/json")
+        });
+    if !json {
+        return Err(ApiErr::new(
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            ErrorCode::BadMessage,
+            "A table request is JSON (Content-Type: application/json).",
+        ));
+    }
+    if !origin_allowed(&app, &headers) {
+        return Err(cross_site());
+    }
+    if !app.may_create_table(addr.ip()) {
+        return Err(ApiErr::new(
+            StatusCode::TOO_MANY_REQUESTS,
+            ErrorCode::RateLimited,
+            "Too many new tables from your address. Wait a few minutes.",
+        ));
+    }
     let req: CreateTable = serde_json::from_slice(&body)
         .map_err(|_| bad_request(ErrorCode::BadMessage, "That is not a table request."))?;
     match app.create_table(req).await {
@@ -151,17 +269,14 @@ async fn create_table(
 }
 
 async fn find(app: &AppState, code: &str, addr: SocketAddr) -> Result<TableRow, ApiErr> {
-    if app.too_many_misses(addr.ip()) {
-        return Err(ApiErr::rate_limited());
-    }
     if !codes::plausible_code(code) {
-        app.record_miss(addr.ip());
+        app.miss(addr.ip()).await;
         return Err(ApiErr::no_such_table());
     }
     match app.0.db.table_by_code(code).await {
         Ok(Some(row)) => Ok(row),
         Ok(None) => {
-            app.record_miss(addr.ip());
+            app.miss(addr.ip()).await;
             Err(ApiErr::no_such_table())
         }
         Err(e) => {
@@ -193,59 +308,26 @@ async fn code_info(
 }
 
 /// The record of the table's latest game, once it is finished (the seed is
-/// revealed only then).
+/// revealed only then): built once, then served from memory (`records.rs`).
 async fn record(
     State(app): State<AppState>,
     Path(code): Path<String>,
     ConnectInfo(addr): ConnectInfo<SocketAddr>,
-) -> Result<Json<GameRecord>, ApiErr> {
+) -> Result<Response, ApiErr> {
     let row = find(&app, &code, addr).await?;
-    let not_over = || {
-        ApiErr::new(
+    let kind = app.0.games.get(&row.game).ok_or_else(ApiErr::try_again)?;
+    match app
+        .0
+        .records
+        .get(&app.0.db, kind, &row, &app.0.metrics.records_built)
+        .await
+    {
+        Ok(record) => Ok(([(header::CONTENT_TYPE, "application/json")], record).into_response()),
+        Err(RecordError::NotOver) => Err(ApiErr::new(
             StatusCode::CONFLICT,
             ErrorCode::WrongStatus,
             "The record is shown once the game is over.",
-        )
-    };
-    let (game, moves) = match app.0.db.latest_game(row.id).await {
-        Ok(Some(x)) => x,
-        Ok(None) => return Err(not_over()),
-        Err(e) => {
-            tracing::warn!(error = %e, "loading a record failed");
-            return Err(ApiErr::try_again());
-        }
-    };
-    let kind = app.0.games.get(&row.game).ok_or_else(ApiErr::try_again)?;
-    let broken = |e: String| {
-        tracing::error!(table = %row.id, error = %e, "a stored game does not replay");
-        ApiErr::try_again()
-    };
-    let setup: SetupDoc =
-        serde_json::from_value(game.setup.clone()).map_err(|e| broken(e.to_string()))?;
-    let mut state = kind.start(&setup).map_err(broken)?;
-    let mut views = vec![state.view(Viewer::Spectator)];
-    let mut entries = Vec::with_capacity(moves.len());
-    for m in &moves {
-        let applied = state
-            .try_entry(&m.entry)
-            .map_err(|e| broken(format!("entry {}: {e:?}", m.seq)))?;
-        state = applied.state;
-        views.push(state.view(Viewer::Spectator));
-        entries.push(m.entry.clone());
+        )),
+        Err(RecordError::Store | RecordError::Broken) => Err(ApiErr::try_again()),
     }
-    let outcome: Option<Outcome> = state.outcome();
-    if outcome.is_none() {
-        return Err(not_over());
-    }
-    Ok(Json(GameRecord {
-        game: row.game,
-        seats: setup.seats,
-        seed: setup.seed,
-        options: setup.options,
-        first_seat: setup.first_seat,
-        names: setup.names,
-        entries,
-        views,
-        outcome,
-    }))
 }

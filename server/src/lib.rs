@@ -4,10 +4,12 @@
 //! - [`run`] opens the store, rebuilds every unfinished game from its move log,
 //!   serves [`app`] until shutdown, then lets every room finish what it acknowledged.
 //! - `room`: one actor task per table (lobby, game, timers, bots, fan-out).
+//! - `listen`: accepting connections (per-address budget, header timeout).
 //! - `ws`: a WebSocket connection (reader and writer tasks, limits, `hello`).
 //! - `http`: the JSON API under `/api`, health, readiness and metrics.
 //! - `games`: games behind an object-safe adapter, and the registry of kinds.
 //! - `db`: the store contract as a trait (`store` crate, or memory for tests).
+//! - `records`: finished games' records, built once within a memory budget.
 //! - `codes`: invite codes and seat tokens. `web`: the embedded browser client.
 //! - `typegen`: the TypeScript declarations of the protocol and every game.
 
@@ -15,7 +17,9 @@ pub mod codes;
 pub mod db;
 pub mod games;
 mod http;
+mod listen;
 pub mod metrics;
+mod records;
 pub mod room;
 pub mod typegen;
 pub mod views;
@@ -23,14 +27,13 @@ mod web;
 mod ws;
 
 use std::collections::{BTreeMap, HashMap};
-use std::net::{IpAddr, SocketAddr};
+use std::net::IpAddr;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use axum::Router;
-use axum::serve::ListenerExt;
 use protocol::api::PublicTable;
 use tokio::net::TcpListener;
 use tokio::sync::{mpsc, oneshot};
@@ -56,10 +59,29 @@ pub struct Config {
     /// Messages per second one connection may send, and the burst it may save up.
     pub rate_per_second: f64,
     pub rate_burst: f64,
-    /// Open WebSockets allowed from one IP address (0: no limit). Enough for a
-    /// household or a classroom behind one address, not for one client to
-    /// exhaust the server's sockets.
+    /// Open connections (HTTP and WebSocket) allowed from one IP address (0: no
+    /// limit). Enough for a household or a classroom behind one address, not for
+    /// one client to exhaust the server's sockets.
     pub max_connections_per_address: usize,
+    /// Time a connection has to send a request's headers.
+    pub header_timeout: Duration,
+    /// Time a new WebSocket has to say `hello`.
+    pub hello_timeout: Duration,
+    /// Time a WebSocket has to take what the server writes to it; a client that
+    /// stops reading is closed after it and its queue freed.
+    pub write_timeout: Duration,
+    /// Browser origins besides the server's own that may open sockets and
+    /// create tables (`https://example.org`); none by default.
+    pub allowed_origins: Vec<String>,
+    /// Bearer token for `/metrics`; without one, only loopback may read it.
+    pub metrics_token: Option<String>,
+    /// Tables one address may create at once, and how many more per minute
+    /// (0: no limit).
+    pub table_burst: f64,
+    pub tables_per_minute: f64,
+    /// How long a table stays in its lobby, with no game ever started and no
+    /// change, before it is deleted as abandoned.
+    pub abandoned_table: Duration,
     /// How long a room with nobody connected and no game running stays in
     /// memory; it is loaded again from the store when someone opens one of its
     /// codes.
@@ -75,7 +97,15 @@ impl Default for Config {
             rate_per_second: 20.0,
             rate_burst: 40.0,
             max_connections_per_address: 256,
+            header_timeout: Duration::from_secs(10),
+            hello_timeout: Duration::from_secs(10),
+            write_timeout: Duration::from_secs(10),
+            allowed_origins: Vec::new(),
+            metrics_token: None,
+            table_burst: 10.0,
+            tables_per_minute: 1.0,
             idle_room: IDLE_ROOM,
+            abandoned_table: ABANDONED_TABLE,
         }
     }
 }
@@ -84,14 +114,23 @@ impl Default for Config {
 /// comparisons with servers that keep games in memory, never for players.
 pub const MEMORY_STORE: &str = "memory:";
 
+/// The default of [`Config::abandoned_table`]: a week.
+pub const ABANDONED_TABLE: Duration = Duration::from_secs(7 * 24 * 3600);
+/// How often abandoned tables are looked for.
+const SWEEP_EVERY: Duration = Duration::from_secs(3600);
+
 /// The default of [`Config::idle_room`].
 pub const IDLE_ROOM: Duration = Duration::from_secs(15 * 60);
+/// Public tables per page of the lobby listing.
+pub const LOBBY_PAGE: usize = 50;
 /// Capacity of a room's inbox.
 const ROOM_INBOX: usize = 256;
 /// Messages queued for one connection before it is considered too slow and closed.
 pub const OUT_QUEUE: usize = 256;
-/// Failed code lookups allowed per IP address per minute.
+/// Failed code lookups per IP address per minute before its lookups are slowed.
 const MAX_MISSES_PER_MINUTE: u32 = 30;
+/// The wait of each lookup from an address that guesses codes.
+const GUESS_DELAY: Duration = Duration::from_secs(1);
 
 /// What every room and request shares.
 pub struct Shared {
@@ -103,13 +142,26 @@ pub struct Shared {
     rooms: Mutex<HashMap<String, RoomEntry>>,
     /// Public tables for the lobby listing, kept current by their rooms.
     pub lobby: Mutex<BTreeMap<Uuid, PublicTable>>,
-    misses: Mutex<HashMap<IpAddr, (Instant, u32)>>,
-    /// Open WebSockets per address.
+    /// Wrong-code lookups per address.
+    misses: Mutex<HashMap<IpAddr, Misses>>,
+    /// Records of finished games, built once.
+    records: records::Records,
+    /// Open connections per address.
     open_per_address: Arc<Mutex<HashMap<IpAddr, usize>>>,
+    /// Table creation budget per address.
+    creations: Mutex<HashMap<IpAddr, Bucket>>,
     next_conn: AtomicU64,
 }
 
-/// One open WebSocket counted against its address; uncounted when dropped.
+/// An address's wrong-code lookups in the current minute.
+struct Misses {
+    since: Instant,
+    count: u32,
+    /// The turn its slowed lookups take, one after another.
+    turn: Arc<tokio::sync::Mutex<()>>,
+}
+
+/// One open connection counted against its address; uncounted when dropped.
 pub struct AddressSlot {
     ip: IpAddr,
     open: Arc<Mutex<HashMap<IpAddr, usize>>>,
@@ -175,6 +227,11 @@ impl Bucket {
         }
     }
 
+    /// Whether the bucket has refilled completely.
+    pub fn is_full(&self) -> bool {
+        self.tokens + self.at.elapsed().as_secs_f64() * self.per_second >= self.burst
+    }
+
     /// Takes a token if there is one.
     pub fn take(&mut self) -> bool {
         let now = Instant::now();
@@ -200,7 +257,9 @@ impl AppState {
             rooms: Mutex::new(HashMap::new()),
             lobby: Mutex::new(BTreeMap::new()),
             misses: Mutex::new(HashMap::new()),
+            records: records::Records::default(),
             open_per_address: Arc::default(),
+            creations: Mutex::new(HashMap::new()),
             next_conn: AtomicU64::new(1),
         }))
     }
@@ -270,6 +329,20 @@ impl AppState {
         self.spawn_room(init).map(|(tx, _, _)| tx)
     }
 
+    /// Deletes the tables abandoned in their lobby longer than
+    /// [`Config::abandoned_table`] (their rooms are not in memory: an idle room
+    /// unloads long before).
+    pub async fn delete_abandoned_tables(&self) {
+        let before = now_ms().saturating_sub(
+            i64::try_from(self.0.config.abandoned_table.as_millis()).unwrap_or(i64::MAX),
+        );
+        match self.0.db.delete_abandoned_tables(before).await {
+            Ok(0) => {}
+            Ok(n) => tracing::info!(tables = n, "abandoned tables deleted"),
+            Err(e) => tracing::warn!(error = %e, "deleting abandoned tables failed"),
+        }
+    }
+
     /// Rebuilds every unfinished table from the store.
     pub async fn recover(&self) -> Result<usize, StartError> {
         let recovered = self.0.db.load_unfinished().await?;
@@ -288,28 +361,55 @@ impl AppState {
         Ok(n)
     }
 
-    /// Whether this IP address has looked up too many wrong codes lately.
-    fn too_many_misses(&self, ip: IpAddr) -> bool {
-        let Ok(misses) = self.0.misses.lock() else {
-            return false;
-        };
-        misses.get(&ip).is_some_and(|(since, n)| {
-            since.elapsed() < Duration::from_secs(60) && *n >= MAX_MISSES_PER_MINUTE
-        })
-    }
-
-    fn record_miss(&self, ip: IpAddr) {
-        let Ok(mut misses) = self.0.misses.lock() else {
+    /// Counts a wrong code looked up from `ip`; once the address has missed
+    /// [`MAX_MISSES_PER_MINUTE`] times, each further miss is answered only after
+    /// [`GUESS_DELAY`], one at a time per address. Guessing crawls, while a right
+    /// code (a player coming back behind the same address) is answered at once.
+    async fn miss(&self, ip: IpAddr) {
+        let Some(turn) = self.record_miss(ip) else {
             return;
         };
+        self.0.metrics.slowed_lookups.inc();
+        let _turn = turn.lock_owned().await;
+        tokio::time::sleep(GUESS_DELAY).await;
+    }
+
+    /// Takes one table creation from the address's budget.
+    fn may_create_table(&self, ip: IpAddr) -> bool {
+        let config = &self.0.config;
+        if config.tables_per_minute <= 0.0 {
+            return true;
+        }
+        let Ok(mut creations) = self.0.creations.lock() else {
+            return false;
+        };
+        if creations.len() > 100_000 {
+            // Addresses whose budget is whole again need no entry.
+            creations.retain(|_, b| !b.is_full());
+        }
+        creations
+            .entry(ip)
+            .or_insert_with(|| Bucket::new(config.table_burst, config.tables_per_minute / 60.0))
+            .take()
+    }
+
+    /// Counts a miss; the address's turn if it is to be slowed.
+    fn record_miss(&self, ip: IpAddr) -> Option<Arc<tokio::sync::Mutex<()>>> {
+        let mut misses = self.0.misses.lock().ok()?;
         if misses.len() > 100_000 {
-            misses.retain(|_, (since, _)| since.elapsed() < Duration::from_secs(60));
+            misses.retain(|_, m| m.since.elapsed() < Duration::from_secs(60));
         }
-        let entry = misses.entry(ip).or_insert((Instant::now(), 0));
-        if entry.0.elapsed() >= Duration::from_secs(60) {
-            *entry = (Instant::now(), 0);
+        let entry = misses.entry(ip).or_insert_with(|| Misses {
+            since: Instant::now(),
+            count: 0,
+            turn: Arc::default(),
+        });
+        if entry.since.elapsed() >= Duration::from_secs(60) {
+            entry.since = Instant::now();
+            entry.count = 0;
         }
-        entry.1 += 1;
+        entry.count += 1;
+        (entry.count > MAX_MISSES_PER_MINUTE).then(|| Arc::clone(&entry.turn))
     }
 
     /// Counts a new WebSocket from `ip`; `None` when the address already has as
@@ -343,11 +443,8 @@ impl AppState {
         code: &str,
         ip: IpAddr,
     ) -> Result<Option<(mpsc::Sender<RoomMsg>, bool)>, LookupError> {
-        if self.too_many_misses(ip) {
-            return Err(LookupError::RateLimited);
-        }
         if !codes::plausible_code(code) {
-            self.record_miss(ip);
+            self.miss(ip).await;
             return Ok(None);
         }
         let live = self
@@ -364,7 +461,7 @@ impl AppState {
             LookupError::Store
         })?;
         let Some(row) = row else {
-            self.record_miss(ip);
+            self.miss(ip).await;
             return Ok(None);
         };
         let spectator = row.spectator_code == code;
@@ -392,10 +489,10 @@ impl AppState {
             "This server has no such game.".to_owned(),
         ))?;
         room::check_name(&req.name)?;
-        room::check_settings(kind.as_ref(), &req.settings)?;
+        let settings = room::check_settings(kind.as_ref(), &req.settings)?;
         let token = codes::new_token();
         let hash = codes::hash_token(&token);
-        let mut seats = vec![SeatDoc::Empty; usize::from(req.settings.seats)];
+        let mut seats = vec![SeatDoc::Empty; usize::from(settings.seats)];
         if let Some(first) = seats.first_mut() {
             *first = SeatDoc::Human {
                 token_hash: hash.clone(),
@@ -403,7 +500,7 @@ impl AppState {
             };
         }
         let doc = TableDoc {
-            settings: req.settings,
+            settings,
             host: hash.clone(),
             players: vec![PlayerDoc {
                 token_hash: hash,
@@ -484,7 +581,6 @@ impl AppState {
 /// Why a code could not be looked up.
 #[derive(Debug)]
 pub enum LookupError {
-    RateLimited,
     Store,
 }
 
@@ -493,6 +589,7 @@ pub fn app(state: AppState) -> Router {
     http::routes()
         .merge(ws::routes())
         .fallback(web::serve)
+        .layer(axum::middleware::from_fn(http::security_headers))
         .layer(tower_http::trace::TraceLayer::new_for_http())
         .with_state(state)
 }
@@ -522,20 +619,22 @@ pub async fn serve(
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> Result<(), StartError> {
     let state = AppState::new(db, config);
+    state.delete_abandoned_tables().await;
     let n = state.recover().await?;
+    let sweeper = {
+        let state = state.clone();
+        tokio::spawn(async move {
+            let mut every = tokio::time::interval(SWEEP_EVERY);
+            every.tick().await;
+            loop {
+                every.tick().await;
+                state.delete_abandoned_tables().await;
+            }
+        })
+    };
     tracing::info!(tables = n, addr = ?listener.local_addr().ok(), "serving");
-    // Updates are small and latency-bound: don't let Nagle hold them back.
-    let listener = listener.tap_io(|tcp| {
-        if let Err(e) = tcp.set_nodelay(true) {
-            tracing::debug!(error = %e, "could not set TCP_NODELAY");
-        }
-    });
-    axum::serve(
-        listener,
-        app(state.clone()).into_make_service_with_connect_info::<SocketAddr>(),
-    )
-    .with_graceful_shutdown(shutdown)
-    .await?;
+    listen::serve(listener, state.clone(), app(state.clone()), shutdown).await;
+    sweeper.abort();
     state.shutdown_rooms().await;
     tracing::info!("stopped");
     Ok(())

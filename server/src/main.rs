@@ -3,9 +3,11 @@
 //! Environment: `PORT` (8080), `DATABASE_URL` (SQLite in `DATA_DIR` when unset;
 //! `memory:` keeps everything in memory, for benchmarks only),
 //! `DATA_DIR` (`./data`), `BOT_DELAY_MS` (700), `MAX_CONNECTIONS_PER_ADDRESS`
-//! (256; 0 for no limit), `IDLE_ROOM_SECS` (900), `RUST_LOG` (`info`).
+//! (256; 0 for no limit), `TABLES_PER_MINUTE` (1 after a burst of 10; 0 for no
+//! limit), `IDLE_ROOM_SECS` (900), `ALLOWED_ORIGINS` (comma-separated),
+//! `METRICS_TOKEN`, `RUST_LOG` (`info`).
 //! Flags override them: `--port`, `--database-url`, `--data-dir`, `--bot-delay-ms`,
-//! `--max-connections-per-address`, `--idle-room-secs`.
+//! `--max-connections-per-address`, `--tables-per-minute`, `--idle-room-secs`.
 
 use std::time::Duration;
 
@@ -13,7 +15,7 @@ use server::Config;
 
 fn usage() -> ! {
     eprintln!(
-        "usage: citytable [--port N] [--database-url URL] [--data-dir DIR] [--bot-delay-ms N] [--max-connections-per-address N] [--idle-room-secs N]"
+        "usage: citytable [--port N] [--database-url URL] [--data-dir DIR] [--bot-delay-ms N] [--max-connections-per-address N] [--tables-per-minute N] [--idle-room-secs N]"
     );
     std::process::exit(2)
 }
@@ -53,6 +55,21 @@ async fn main() {
     if let Ok(n) = std::env::var("MAX_CONNECTIONS_PER_ADDRESS") {
         config.max_connections_per_address = parse("MAX_CONNECTIONS_PER_ADDRESS", &n);
     }
+    if let Ok(n) = std::env::var("TABLES_PER_MINUTE") {
+        config.tables_per_minute = parse("TABLES_PER_MINUTE", &n);
+    }
+    if let Ok(origins) = std::env::var("ALLOWED_ORIGINS") {
+        config.allowed_origins = origins
+            .split(',')
+            .map(|o| o.trim().trim_end_matches('/').to_owned())
+            .filter(|o| !o.is_empty())
+            .collect();
+    }
+    if let Ok(token) = std::env::var("METRICS_TOKEN")
+        && !token.is_empty()
+    {
+        config.metrics_token = Some(token);
+    }
     if let Ok(secs) = std::env::var("IDLE_ROOM_SECS") {
         config.idle_room = Duration::from_secs(parse("IDLE_ROOM_SECS", &secs));
     }
@@ -69,6 +86,9 @@ async fn main() {
             "--max-connections-per-address" => {
                 config.max_connections_per_address =
                     parse("--max-connections-per-address", &value())
+            }
+            "--tables-per-minute" => {
+                config.tables_per_minute = parse("--tables-per-minute", &value())
             }
             "--idle-room-secs" => {
                 config.idle_room = Duration::from_secs(parse("--idle-room-secs", &value()))

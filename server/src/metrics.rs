@@ -11,6 +11,14 @@ pub struct Metrics {
     pub rooms: IntGauge,
     /// Log entries committed (moves, bot moves, timeouts).
     pub moves: IntCounter,
+    /// Connections refused because their address had used its budget.
+    pub refused_connections: IntCounter,
+    /// WebSockets closed because they did not take what was written to them.
+    pub stalled_connections: IntCounter,
+    /// Code lookups slowed because their address had guessed wrong many times.
+    pub slowed_lookups: IntCounter,
+    /// Game records built (each is then served from memory while it fits).
+    pub records_built: IntCounter,
     /// From a move's arrival in its room to its acknowledgement.
     pub move_seconds: Histogram,
     /// Time to make one move durable (group commit).
@@ -24,6 +32,12 @@ fn gauge(registry: &Registry, name: &str, help: &str) -> IntGauge {
     let g = IntGauge::new(name, help).unwrap_or_else(|_| unreachable_metric());
     let _ = registry.register(Box::new(g.clone()));
     g
+}
+
+fn counter(registry: &Registry, name: &str, help: &str) -> IntCounter {
+    let c = IntCounter::new(name, help).unwrap_or_else(|_| unreachable_metric());
+    let _ = registry.register(Box::new(c.clone()));
+    c
 }
 
 fn unreachable_metric() -> ! {
@@ -44,13 +58,30 @@ fn histogram(registry: &Registry, name: &str, help: &str) -> Histogram {
 impl Metrics {
     pub fn new() -> Metrics {
         let registry = Registry::new();
-        let moves = IntCounter::new("citytable_moves_total", "Log entries committed")
-            .unwrap_or_else(|_| unreachable_metric());
-        let _ = registry.register(Box::new(moves.clone()));
         Metrics {
             connections: gauge(&registry, "citytable_connections", "Open table connections"),
             rooms: gauge(&registry, "citytable_rooms", "Rooms in memory"),
-            moves,
+            moves: counter(&registry, "citytable_moves_total", "Log entries committed"),
+            refused_connections: counter(
+                &registry,
+                "citytable_refused_connections_total",
+                "Connections refused: their address had as many open as allowed",
+            ),
+            stalled_connections: counter(
+                &registry,
+                "citytable_stalled_connections_total",
+                "WebSockets closed for not reading what the server wrote",
+            ),
+            slowed_lookups: counter(
+                &registry,
+                "citytable_slowed_lookups_total",
+                "Code lookups slowed: their address had looked up many wrong codes",
+            ),
+            records_built: counter(
+                &registry,
+                "citytable_records_built_total",
+                "Game records built by replaying a finished game",
+            ),
             move_seconds: histogram(
                 &registry,
                 "citytable_move_seconds",

@@ -848,7 +848,7 @@ impl Room {
                 self.require_host(conn)?;
                 self.require_lobby()?;
                 let mut doc = self.doc.clone();
-                self.check_settings(&settings)?;
+                let settings = self.check_settings(&settings)?;
                 let n = usize::from(settings.seats);
                 if doc
                     .seats
@@ -938,7 +938,7 @@ impl Room {
         }
     }
 
-    pub fn check_settings(&self, settings: &TableSettings) -> Result<(), Refusal> {
+    pub fn check_settings(&self, settings: &TableSettings) -> Result<TableSettings, Refusal> {
         check_settings(self.kind.as_ref(), settings)
     }
 
@@ -1596,7 +1596,11 @@ pub fn check_name(name: &str) -> Result<(), Refusal> {
     Ok(())
 }
 
-pub fn check_settings(kind: &dyn GameKind, settings: &TableSettings) -> Result<(), Refusal> {
+/// Checks table settings; the settings as they are kept (see [`GameKind::check`]).
+pub fn check_settings(
+    kind: &dyn GameKind,
+    settings: &TableSettings,
+) -> Result<TableSettings, Refusal> {
     if let Some(s) = settings.turn_seconds
         && !(MIN_TURN_SECONDS..=86_400).contains(&s)
     {
@@ -1605,8 +1609,13 @@ pub fn check_settings(kind: &dyn GameKind, settings: &TableSettings) -> Result<(
             &format!("A turn timer lasts {MIN_TURN_SECONDS} seconds to one day."),
         );
     }
-    kind.check(settings.seats, &settings.options)
-        .map_err(|message| (ErrorCode::BadSettings, message))
+    let options = kind
+        .check(settings.seats, &settings.options)
+        .map_err(|message| (ErrorCode::BadSettings, message))?;
+    Ok(TableSettings {
+        options,
+        ..settings.clone()
+    })
 }
 
 #[cfg(test)]

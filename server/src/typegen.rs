@@ -25,6 +25,7 @@ pub fn generate() -> Result<String, String> {
         c.visit::<protocol::api::CreateTable>();
         c.visit::<protocol::api::TableCreated>();
         c.visit::<protocol::api::PublicTable>();
+        c.visit::<protocol::api::PublicTables>();
         c.visit::<protocol::api::CodeInfo>();
         c.visit::<protocol::api::GameRecord>();
         c.visit::<protocol::api::ApiError>();

@@ -9,9 +9,11 @@
 use std::net::SocketAddr;
 use std::sync::Arc;
 
+use axum::Extension;
 use axum::Router;
 use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
 use axum::extract::{ConnectInfo, Path, State};
+use axum::http::HeaderMap;
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use futures_util::{SinkExt, StreamExt};
@@ -20,6 +22,7 @@ use tokio::sync::{Notify, mpsc, oneshot};
 use tokio::time::Instant;
 
 use crate::http::ApiErr;
+use crate::listen::ConnectionSlot;
 use crate::room::{Outbox, RoomMsg, error_msg};
 use crate::{AppState, Bucket, LookupError, OUT_QUEUE};
 
@@ -41,15 +44,25 @@ async fn upgrade(
     State(app): State<AppState>,
     Path(code): Path<String>,
     ConnectInfo(addr): ConnectInfo<SocketAddr>,
+    connection_slot: Option<Extension<ConnectionSlot>>,
+    headers: HeaderMap,
     ws: WebSocketUpgrade,
 ) -> Response {
-    let Some(slot) = app.address_slot(addr.ip()) else {
+    // Another site's page must not open a socket with its visitor's cookies or
+    // address: browsers always say where a page comes from.
+    if !crate::http::origin_allowed(&app, &headers) {
+        return crate::http::cross_site().into_response();
+    }
+    // The socket keeps the place its HTTP connection held in the address's budget.
+    let slot = connection_slot
+        .and_then(|Extension(slot)| slot.take())
+        .or_else(|| app.address_slot(addr.ip()));
+    let Some(slot) = slot else {
         return ApiErr::too_many_connections().into_response();
     };
     let room = match app.room_by_code(&code, addr.ip()).await {
         Ok(Some(room)) => room,
         Ok(None) => return ApiErr::no_such_table().into_response(),
-        Err(LookupError::RateLimited) => return ApiErr::rate_limited().into_response(),
         Err(LookupError::Store) => return ApiErr::try_again().into_response(),
     };
     // Frames up to four times the limit are read and answered with
@@ -79,37 +92,53 @@ async fn connection(
         close: close.clone(),
     };
 
-    let writer = tokio::spawn(async move {
+    let write_timeout = app.0.config.write_timeout;
+    let metrics_app = app.clone();
+    let mut writer = tokio::spawn(async move {
         loop {
-            tokio::select! {
+            let first = tokio::select! {
                 biased;
                 _ = close.notified() => break,
                 msg = rx.recv() => match msg {
-                    Some(text) => {
-                        // Write everything already queued, then flush once: one
-                        // system call for a burst of updates instead of one each.
-                        let mut batch = Some(text);
-                        while let Some(text) = batch {
-                            if sink.feed(Message::Text(text)).await.is_err() {
-                                return;
-                            }
-                            batch = rx.try_recv().ok();
-                        }
-                        if sink.flush().await.is_err() {
-                            return;
-                        }
-                    }
+                    Some(text) => text,
                     None => break,
                 },
+            };
+            // Write everything already queued, then flush once: one system call
+            // for a burst of updates instead of one each.
+            let burst = async {
+                let mut batch = Some(first);
+                while let Some(text) = batch {
+                    sink.feed(Message::Text(text)).await?;
+                    batch = rx.try_recv().ok();
+                }
+                sink.flush().await
+            };
+            // A client that stops reading blocks the write once its socket's
+            // buffers are full: give up after the bound, so the queue is freed
+            // and the connection closed, instead of holding both forever.
+            let written = tokio::select! {
+                biased;
+                _ = close.notified() => return,
+                written = tokio::time::timeout(write_timeout, burst) => written,
+            };
+            match written {
+                Ok(Ok(())) => {}
+                Ok(Err(_)) => return,
+                Err(_) => {
+                    metrics_app.0.metrics.stalled_connections.inc();
+                    return;
+                }
             }
         }
-        let _ = sink
-            .send(Message::Close(Some(CloseFrame {
-                code: 1000,
-                reason: Utf8Bytes::from_static("bye"),
-            })))
-            .await;
+        let bye = sink.send(Message::Close(Some(CloseFrame {
+            code: 1000,
+            reason: Utf8Bytes::from_static("bye"),
+        })));
+        let _ = tokio::time::timeout(write_timeout, bye).await;
     });
+    let mut writer_done = false;
+    let hello_by = Instant::now() + app.0.config.hello_timeout;
 
     let mut joined = false;
     let mut bucket = Bucket::new(app.0.config.rate_burst, app.0.config.rate_per_second);
@@ -119,8 +148,20 @@ async fn connection(
         // closes such connections anyway.
         let _ = out.tx.try_send(error_msg(code, message, None, None));
     };
-    while let Some(frame) = stream.next().await {
-        let Ok(frame) = frame else {
+    loop {
+        let frame = tokio::select! {
+            frame = stream.next() => frame,
+            _ = &mut writer, if !writer_done => {
+                // The writer gave up on this client: nothing more can reach it.
+                writer_done = true;
+                break;
+            }
+            () = tokio::time::sleep_until(hello_by), if !joined => {
+                refuse(ErrorCode::HelloFirst, "Say hello first: this connection waited too long.");
+                break;
+            }
+        };
+        let Some(Ok(frame)) = frame else {
             break;
         };
         let text = match frame {
@@ -211,12 +252,14 @@ async fn connection(
     drop(tx);
     // The room dropped its copy of the queue on Leave; the writer sends what is
     // left, then the close frame.
-    let abort = writer.abort_handle();
-    if tokio::time::timeout(std::time::Duration::from_secs(5), writer)
-        .await
-        .is_err()
-    {
-        abort.abort();
+    if !writer_done {
+        let abort = writer.abort_handle();
+        if tokio::time::timeout(std::time::Duration::from_secs(5), writer)
+            .await
+            .is_err()
+        {
+            abort.abort();
+        }
     }
 }
 

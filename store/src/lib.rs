@@ -484,6 +484,23 @@ impl Store {
         Ok(())
     }
 
+    /// Deletes the tables abandoned in their lobby: no game ever started there and
+    /// nothing changed since `before_ms`. Returns how many were deleted.
+    pub async fn delete_abandoned_tables(&self, before_ms: i64) -> Result<u64, StoreError> {
+        const WHAT: &str = "delete abandoned tables";
+        const SQL: &str = "delete from game_table where status = 'lobby' and updated_at_ms < $1 \
+             and not exists (select 1 from game where game.table_id = game_table.id)";
+        let deleted = on_pool!(self, write, pool => {
+            sqlx::query(SQL)
+                .bind(before_ms)
+                .execute(pool)
+                .await
+                .map_err(|e| db_error(WHAT, e))?
+                .rows_affected()
+        });
+        Ok(deleted)
+    }
+
     /// Records the outcome of a game (replacing any earlier one).
     ///
     /// Errors: [`StoreError::Conflict`] when no such game is stored.

@@ -4,7 +4,7 @@
  * @typedef {import('./wire').GameInfo} GameInfo
  * @typedef {import('./wire').CreateTable} CreateTable
  * @typedef {import('./wire').TableCreated} TableCreated
- * @typedef {import('./wire').PublicTable} PublicTable
+ * @typedef {import('./wire').PublicTables} PublicTables
  * @typedef {import('./wire').CodeInfo} CodeInfo
  * @typedef {import('./wire').GameRecord} GameRecord
  */
@@ -61,8 +61,12 @@ export const listGames = () => call('/games');
  */
 export const createTable = (req) => call('/tables', { method: 'POST', body: JSON.stringify(req) });
 
-/** @returns {Promise<PublicTable[]>} */
-export const publicTables = () => call('/tables');
+/**
+ * One page of the public lobby (the first, or the one after `after`).
+ * @param {string} [after]
+ * @returns {Promise<PublicTables>}
+ */
+export const publicTables = (after) => call(after ? `/tables?after=${encodeURIComponent(after)}` : '/tables');
 
 /**
  * @param {string} code

@@ -226,7 +226,7 @@ export function showHome(root, go) {
   const refresh = async () => {
     if (stopped) return;
     try {
-      const tables = await api.publicTables();
+      const { tables } = await api.publicTables();
       mount(
         listBox,
         h('h2', null, t('home.public_tables')),

@@ -8,6 +8,7 @@ import { TableConn } from './conn.js';
 import { loadLog, saveLog, withEvents } from './gamelog.js';
 import { getName, getToken, setToken, forgetToken } from './store.js';
 import { gameUI, SEAT_COLORS } from './games/index.js';
+import { replayViews } from './replay.js';
 import { nameForm, optionsEditor, timerChoices } from './widgets.js';
 import { errText } from './home.js';
 
@@ -712,11 +713,13 @@ export function showTable(root, code, go) {
     }
     const looks = record.names.map((name, seat) => ({ seat, name, color: SEAT_COLORS[seat % SEAT_COLORS.length] }));
     const replayBoard = ui.createBoard({ send: () => {}, askLegal: () => {}, warn: () => {} });
-    let step = record.views.length - 1;
+    const viewAt = replayViews(record);
+    const last = record.patches.length;
+    let step = last;
     const caption = h('p', { class: 'replay-caption', id: 'replay-caption' });
     const counter = h('span', { class: 'replay-counter', id: 'replay-counter' });
     const slider = /** @type {HTMLInputElement} */ (
-      h('input', { type: 'range', min: 0, max: record.views.length - 1, value: step, id: 'replay-slider', oninput: () => show(Number(slider.value)) })
+      h('input', { type: 'range', min: 0, max: last, value: step, id: 'replay-slider', oninput: () => show(Number(slider.value)) })
     );
     /** @type {ReturnType<typeof setInterval> | null} */
     let playing = null;
@@ -766,25 +769,25 @@ export function showTable(root, code, go) {
         playBtn.textContent = '▶';
         return;
       }
-      if (step >= record.views.length - 1) show(0);
+      if (step >= last) show(0);
       playBtn.textContent = '❚❚';
       playing = setInterval(() => {
-        if (step >= record.views.length - 1) togglePlay();
+        if (step >= last) togglePlay();
         else show(step + 1);
       }, 900);
     }
     /** @param {number} i */
     function show(i) {
-      step = Math.max(0, Math.min(record.views.length - 1, i));
+      step = Math.max(0, Math.min(last, i));
       slider.value = String(step);
-      counter.textContent = t('table.replay_step', { i: step, n: record.views.length - 1 });
+      counter.textContent = t('table.replay_step', { i: step, n: last });
       const entry = step > 0 ? record.entries[step - 1] : null;
       caption.textContent = entry ? describeEntry(ui, entry, looks) : '';
       replayBoard.render({
-        view: record.views[step],
+        view: viewAt(step),
         version: step,
         awaiting: { seats: [] },
-        outcome: step === record.views.length - 1 ? record.outcome : undefined,
+        outcome: step === last ? record.outcome : undefined,
         mySeat: undefined,
         legal: null,
         seats: looks,

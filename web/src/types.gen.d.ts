@@ -221,9 +221,14 @@ seed: number, options: unknown, first_seat?: number, names: Array<string>,
  */
 entries: unknown[], 
 /**
- * Public views after each entry, starting with the initial position.
+ * The public view before the first entry.
  */
-views: unknown[], outcome?: Outcome, };
+first_view: unknown, 
+/**
+ * Per entry, the JSON Patch (RFC 6902) from the public view before it to
+ * the one after it.
+ */
+patches: unknown[][], outcome?: Outcome, };
 
 export type GameSnapshot = { 
 /**
@@ -454,6 +459,12 @@ scores: Array<number>,
 winners: Array<number>, };
 
 export type PublicTable = { invite_code: string, game: string, status: TableStatus, seats: number, seats_taken: number, spectators_allowed: boolean, host_name: string, };
+
+export type PublicTables = { tables: Array<PublicTable>, 
+/**
+ * The `after` of the next page; absent on the last one.
+ */
+next?: string, };
 
 export type SeatInfo = { seat: number, occupant: Occupant, };
 

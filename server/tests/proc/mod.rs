@@ -344,6 +344,7 @@ impl Proc {
         cmd.env("PORT", port.to_string())
             .env("DATA_DIR", data_dir)
             .env("BOT_DELAY_MS", bot_delay_ms.to_string())
+            .env("TABLES_PER_MINUTE", "0")
             .env("DATABASE_URL", database_url.unwrap_or(""))
             .env_remove("RUST_LOG")
             .env("NO_COLOR", "1")

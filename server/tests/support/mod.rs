@@ -93,9 +93,24 @@ pub fn patched(view: &Value, update: &Value) -> Value {
     v
 }
 
+/// Every public view of a game record: its first view, then each patch applied.
+pub fn record_views(record: &Value) -> Vec<Value> {
+    let mut view = record["first_view"].clone();
+    let mut views = vec![view.clone()];
+    for patch in record["patches"].as_array().expect("patches") {
+        let patch: json_patch::Patch =
+            serde_json::from_value(patch.clone()).expect("patch is RFC 6902");
+        json_patch::patch(&mut view, &patch).expect("patch applies");
+        views.push(view.clone());
+    }
+    views
+}
+
 pub fn test_config() -> Config {
     Config {
         bot_delay: Duration::ZERO,
+        // Tests create many tables from one address; hostile.rs checks the budget.
+        tables_per_minute: 0.0,
         ..Config::default()
     }
 }

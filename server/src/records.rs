@@ -1,0 +1,206 @@
+//! Records of finished games (`GET /api/tables/{code}/record`), built once and
+//! kept within a memory budget.
+//!
+//! A record carries the first public view and, per log entry, the JSON Patch to
+//! the next one (the same diff the fan-out sends), so its size follows what
+//! changed, not the length of the game times the size of a view. Building one
+//! replays the whole game: it runs on the blocking pool, one build at a time,
+//! and the finished text is shared by every request for it until the budget
+//! pushes it out.
+
+use std::collections::VecDeque;
+use std::sync::{Arc, Mutex};
+
+use axum::body::Bytes;
+use engine::Viewer;
+use serde::Serialize;
+use serde_json::Value;
+use serde_json::value::RawValue;
+use tokio::sync::Semaphore;
+use uuid::Uuid;
+
+use crate::db::{Db, TableRow};
+use crate::games::{GameKind, SetupDoc};
+use crate::views::{ViewJson, diff};
+
+/// Bytes of finished records kept for later requests.
+const CACHE_BYTES: usize = 32 << 20;
+/// Records kept at most.
+const CACHE_ENTRIES: usize = 1024;
+
+/// Why there is no record to answer with.
+#[derive(Debug)]
+pub enum RecordError {
+    /// The table's latest game is not over (or there is none).
+    NotOver,
+    /// The store could not be read.
+    Store,
+    /// The stored game does not replay (logged; a bug, never the client's).
+    Broken,
+}
+
+/// One table's record, valid while the table row is unchanged.
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct Key {
+    table: Uuid,
+    updated_at_ms: i64,
+}
+
+pub struct Records {
+    /// Builds run one at a time: each replays a whole game.
+    building: Semaphore,
+    /// Newest last; the oldest go first when the budget is exceeded.
+    cache: Mutex<VecDeque<(Key, Bytes)>>,
+}
+
+impl Default for Records {
+    fn default() -> Self {
+        Records {
+            building: Semaphore::new(1),
+            cache: Mutex::new(VecDeque::new()),
+        }
+    }
+}
+
+impl Records {
+    fn cached(&self, key: Key) -> Option<Bytes> {
+        let cache = self.cache.lock().ok()?;
+        cache
+            .iter()
+            .find(|(k, _)| *k == key)
+            .map(|(_, b)| b.clone())
+    }
+
+    fn keep(&self, key: Key, record: Bytes) {
+        let Ok(mut cache) = self.cache.lock() else {
+            return;
+        };
+        cache.retain(|(k, _)| k.table != key.table);
+        cache.push_back((key, record));
+        let mut total: usize = cache.iter().map(|(_, b)| b.len()).sum();
+        while (total > CACHE_BYTES || cache.len() > CACHE_ENTRIES) && cache.len() > 1 {
+            if let Some((_, old)) = cache.pop_front() {
+                total -= old.len();
+            }
+        }
+    }
+
+    /// The record of the table's latest game, as JSON text.
+    pub async fn get(
+        &self,
+        db: &Arc<dyn Db>,
+        kind: Arc<dyn GameKind>,
+        table: &TableRow,
+        built_count: &prometheus::IntCounter,
+    ) -> Result<Bytes, RecordError> {
+        if table.status == "lobby" {
+            return Err(RecordError::NotOver);
+        }
+        let key = Key {
+            table: table.id,
+            updated_at_ms: table.updated_at_ms,
+        };
+        if let Some(record) = self.cached(key) {
+            return Ok(record);
+        }
+        let _turn = self
+            .building
+            .acquire()
+            .await
+            .map_err(|_| RecordError::Store)?;
+        // Whoever built it while this request waited has kept it.
+        if let Some(record) = self.cached(key) {
+            return Ok(record);
+        }
+        let (game, moves) = match db.latest_game(table.id).await {
+            Ok(Some(found)) => found,
+            Ok(None) => return Err(RecordError::NotOver),
+            Err(e) => {
+                tracing::warn!(error = %e, "loading a record failed");
+                return Err(RecordError::Store);
+            }
+        };
+        let game_name = table.game.clone();
+        let id = table.id;
+        let entries: Vec<Value> = moves.into_iter().map(|m| m.entry).collect();
+        let built = tokio::task::spawn_blocking(move || {
+            build(kind.as_ref(), &game_name, &game.setup, entries)
+        })
+        .await
+        .map_err(|_| RecordError::Broken)?;
+        let record = match built {
+            Ok(Some(record)) => Bytes::from(record),
+            // Not kept: the game may end any moment (its last move is committed
+            // before the table row says so).
+            Ok(None) => return Err(RecordError::NotOver),
+            Err(e) => {
+                tracing::error!(table = %id, error = %e, "a stored game does not replay");
+                return Err(RecordError::Broken);
+            }
+        };
+        built_count.inc();
+        self.keep(key, record.clone());
+        Ok(record)
+    }
+}
+
+/// The wire shape of `protocol::api::GameRecord`, with the views and patches
+/// kept as the text they were written as.
+#[derive(Serialize)]
+struct RecordText<'a> {
+    game: &'a str,
+    seats: u8,
+    seed: u64,
+    options: &'a Value,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    first_seat: Option<u8>,
+    names: &'a [String],
+    entries: &'a [Value],
+    first_view: &'a RawValue,
+    patches: Vec<Box<RawValue>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    outcome: Option<engine::Outcome>,
+}
+
+/// Replays a game and writes its record; `None` if the game is not over.
+fn build(
+    kind: &dyn GameKind,
+    game: &str,
+    setup: &Value,
+    entries: Vec<Value>,
+) -> Result<Option<String>, String> {
+    let setup: SetupDoc = serde_json::from_value(setup.clone()).map_err(|e| e.to_string())?;
+    let mut state = kind.start(&setup)?;
+    let first = state.view_json(Viewer::Spectator);
+    let mut previous = ViewJson::new(first.clone());
+    let mut patches = Vec::with_capacity(entries.len());
+    for (seq, entry) in entries.iter().enumerate() {
+        state = state
+            .try_entry(entry)
+            .map_err(|e| format!("entry {seq}: {e:?}"))?
+            .state;
+        let view = ViewJson::new(state.view_json(Viewer::Spectator));
+        let patch = RawValue::from_string(diff(&previous, &view)).map_err(|e| e.to_string())?;
+        patches.push(patch);
+        previous = view;
+    }
+    let Some(outcome) = state.outcome() else {
+        return Ok(None);
+    };
+    let first_view = RawValue::from_string(first).map_err(|e| e.to_string())?;
+    let record = RecordText {
+        game,
+        seats: setup.seats,
+        seed: setup.seed,
+        options: &setup.options,
+        first_seat: setup.first_seat,
+        names: &setup.names,
+        entries: &entries,
+        first_view: &first_view,
+        patches,
+        outcome: Some(outcome),
+    };
+    serde_json::to_string(&record)
+        .map(Some)
+        .map_err(|e| e.to_string())
+}

@@ -1,0 +1,501 @@
+//! A hostile client degrades only itself: idle and silent connections are
+//! closed, every connection counts against its address, a client that stops
+//! reading is cut off and its queue freed, table options are checked against
+//! the game, table creation is budgeted per address, the lobby listing is paged,
+//! guessing codes is slowed without refusing right ones, the web surface sends
+//! its security headers and refuses cross-site requests, and a long game's
+//! record is built once and kept within a memory budget.
+//!
+//! Nothing here times the server: each test waits (with a generous bound) for
+//! an outcome, and asserts counts and outcomes.
+
+#![allow(clippy::unwrap_used)]
+
+mod support;
+
+use std::time::Duration;
+
+use futures_util::SinkExt;
+use serde_json::{Value, json};
+use support::{TestDb, TestServer, WAIT};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
+use tokio_tungstenite::tungstenite::Message;
+
+/// One figure from `/metrics`.
+async fn metric(srv: &TestServer, name: &str) -> f64 {
+    let (status, text) = srv.get_text("/metrics").await;
+    assert_eq!(status, 200, "metrics: {text}");
+    text.lines()
+        .find_map(|line| {
+            let (key, value) = line.split_once(' ')?;
+            (key == name).then(|| value.trim().parse().ok())?
+        })
+        .unwrap_or_else(|| panic!("no metric {name}"))
+}
+
+/// Waits until `metric` reaches `want` (or fails after a generous bound).
+async fn wait_for_metric(srv: &TestServer, name: &str, want: impl Fn(f64) -> bool) -> f64 {
+    let deadline = tokio::time::Instant::now() + WAIT;
+    loop {
+        let v = metric(srv, name).await;
+        if want(v) {
+            return v;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "{name} stayed at {v}"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// Whether the server closes `tcp` (end of stream or reset) within the bound.
+async fn closed_by_server(tcp: &mut TcpStream) -> bool {
+    let mut buf = [0u8; 1024];
+    let deadline = tokio::time::Instant::now() + WAIT;
+    loop {
+        match tokio::time::timeout_at(deadline, tcp.read(&mut buf)).await {
+            Err(_) => return false,
+            Ok(Ok(0)) | Ok(Err(_)) => return true,
+            Ok(Ok(_)) => continue,
+        }
+    }
+}
+
+fn short_timeouts() -> server::Config {
+    server::Config {
+        header_timeout: Duration::from_millis(500),
+        hello_timeout: Duration::from_millis(500),
+        write_timeout: Duration::from_millis(500),
+        ..support::test_config()
+    }
+}
+
+/// A connection that never sends its request headers is closed; so is a
+/// WebSocket that never says hello.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn silent_connections_are_closed() {
+    let db = TestDb::sqlite();
+    let srv = TestServer::start_config(&db, short_timeouts()).await;
+    let mut idle = TcpStream::connect(srv.addr).await.unwrap();
+    assert!(
+        closed_by_server(&mut idle).await,
+        "a connection without a request is closed"
+    );
+    let mut half = TcpStream::connect(srv.addr).await.unwrap();
+    half.write_all(b"GET /healthz HTTP/1.1\r\nhost: x\r\n")
+        .await
+        .unwrap();
+    assert!(
+        closed_by_server(&mut half).await,
+        "a request whose headers never end is closed"
+    );
+
+    let (invite, _, _) = srv.create_table("tic-tac-toe", 2, false).await;
+    let (mut ws, _) = tokio_tungstenite::connect_async(srv.ws_url(&invite))
+        .await
+        .unwrap();
+    let mut refused = None;
+    let ended = tokio::time::timeout(WAIT, async {
+        use futures_util::StreamExt;
+        while let Some(msg) = ws.next().await {
+            match msg {
+                Ok(Message::Text(t)) => refused = serde_json::from_str::<Value>(t.as_str()).ok(),
+                Ok(Message::Close(_)) | Err(_) => break,
+                Ok(_) => {}
+            }
+        }
+    })
+    .await;
+    assert!(ended.is_ok(), "a socket that never says hello is closed");
+    assert_eq!(refused.expect("an error first")["code"], "hello_first");
+    srv.stop().await;
+}
+
+/// Plain HTTP connections count against the address's budget as WebSockets do;
+/// one over the budget is answered 429, and a closed one frees its place.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_connection_counts_against_its_address() {
+    let db = TestDb::sqlite();
+    let config = server::Config {
+        max_connections_per_address: 3,
+        ..support::test_config()
+    };
+    let srv = TestServer::start_config(&db, config).await;
+    let mut idle = Vec::new();
+    for _ in 0..3 {
+        idle.push(TcpStream::connect(srv.addr).await.unwrap());
+    }
+    // Let the server accept all three before the fourth arrives.
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let (status, body) = srv.get("/healthz").await;
+    assert_eq!(status, 429, "{body}");
+    assert_eq!(body["code"], "rate_limited");
+    drop(idle.pop());
+    let mut answered = false;
+    for _ in 0..100 {
+        if srv.get("/healthz").await.0 == 200 {
+            answered = true;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert!(answered, "a closed connection frees its place");
+    drop(idle);
+    assert!(
+        wait_for_metric(&srv, "citytable_refused_connections_total", |v| v >= 1.0).await >= 1.0
+    );
+    srv.stop().await;
+}
+
+/// A spectator who asks for snapshots and never reads what comes back is cut
+/// off once his socket stops draining: the connection closes and is no longer
+/// counted, while the table plays on.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_client_that_stops_reading_is_cut_off() {
+    let db = TestDb::sqlite();
+    let srv = TestServer::start_config(&db, short_timeouts()).await;
+    let (invite, spectate, token) = srv.create_table("my-city", 2, false).await;
+    let mut host = srv.join(&invite, "Host", Some(&token)).await;
+    host.send(&json!({"type": "add_bot", "seat": 1, "level": "greedy"}))
+        .await;
+    host.recv_type("table").await;
+    host.send(&json!({"type": "start"})).await;
+    host.recv_type("snapshot").await;
+
+    // A tiny receive window, and nothing ever read.
+    let socket = tokio::net::TcpSocket::new_v4().unwrap();
+    socket.set_recv_buffer_size(4096).unwrap();
+    let tcp = socket.connect(srv.addr).await.unwrap();
+    let (mut ws, _) = tokio_tungstenite::client_async(srv.ws_url(&spectate), tcp)
+        .await
+        .unwrap();
+    ws.send(Message::text(
+        json!({"type": "hello", "name": "Lurker"}).to_string(),
+    ))
+    .await
+    .unwrap();
+    wait_for_metric(&srv, "citytable_connections", |v| v == 2.0).await;
+    let mut sent = 0;
+    for _ in 0..2_000 {
+        // Within the message rate, so only the unread answers can stop it.
+        let resync = Message::text(json!({"type": "resync"}).to_string());
+        if ws.send(resync).await.is_err() {
+            break;
+        }
+        sent += 1;
+        if metric(&srv, "citytable_stalled_connections_total").await >= 1.0 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(60)).await;
+    }
+    eprintln!("cut off after {sent} unread resyncs");
+    wait_for_metric(&srv, "citytable_stalled_connections_total", |v| v == 1.0).await;
+    wait_for_metric(&srv, "citytable_connections", |v| v == 1.0).await;
+    // The table is unharmed: the host still gets his answers.
+    host.send(&json!({"type": "resync"})).await;
+    host.recv_type("snapshot").await;
+    drop(ws);
+    srv.stop().await;
+}
+
+/// Raw HTTP with chosen headers; returns the status, the head and the body.
+async fn raw(srv: &TestServer, request: &str) -> (u16, String, String) {
+    let mut tcp = TcpStream::connect(srv.addr).await.unwrap();
+    tcp.write_all(request.as_bytes()).await.unwrap();
+    let mut buf = Vec::new();
+    tokio::time::timeout(WAIT, tcp.read_to_end(&mut buf))
+        .await
+        .expect("an answer in time")
+        .unwrap();
+    let text = String::from_utf8_lossy(&buf).to_string();
+    let status = text
+        .split_whitespace()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0);
+    let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
+    (status, head.to_ascii_lowercase(), body.to_owned())
+}
+
+fn post(path: &str, headers: &str, body: &str) -> String {
+    format!(
+        "POST {path} HTTP/1.1\r\nhost: test\r\nconnection: close\r\n{headers}content-length: {}\r\n\r\n{body}",
+        body.len()
+    )
+}
+
+fn table_request(options: Value) -> Value {
+    json!({
+        "game": "big-city", "name": "Ana",
+        "settings": {"seats": 3, "options": options, "spectators_allowed": true, "public": true}
+    })
+}
+
+/// Options are checked against the game: unknown fields, wrong types, huge
+/// bodies and NUL characters get a clear 4xx and store nothing, on both stores.
+async fn options_are_checked(db: &TestDb) {
+    let srv = TestServer::start(db).await;
+    let cases = [
+        (json!({"trade_cards": true, "note": "x"}), 400),
+        (json!({"trade_cards": "yes"}), 400),
+        (json!({"nul\u{0}": true}), 400),
+        (
+            json!({"trade_cards": true, "blob": "x".repeat(2 << 20)}),
+            413,
+        ),
+        (json!([1, 2]), 400),
+    ];
+    for (options, want) in cases {
+        let (status, body) = srv.post("/api/tables", &table_request(options)).await;
+        assert_eq!(status, want, "{body}");
+        if want == 400 {
+            assert_eq!(body["code"], "bad_settings", "{body}");
+            assert!(
+                body.to_string().len() < 300,
+                "the error does not echo the input"
+            );
+        }
+    }
+    let (_, list) = srv.get("/api/tables").await;
+    assert_eq!(list["tables"], json!([]), "nothing was created");
+    // The options a table keeps are the game's, every one named.
+    let (invite, _, token) = srv
+        .create_table_with(table_request(json!({"trade_cards": true})))
+        .await;
+    let host = srv.join(&invite, "Ana", Some(&token)).await;
+    let mut host = host;
+    let table = host.table().await;
+    let options = table["settings"]["options"].as_object().unwrap();
+    assert_eq!(options["trade_cards"], true);
+    assert!(options.contains_key("single_streetcar_line"));
+    // The host cannot slip an unknown option in later either.
+    host.send(&json!({"type": "configure", "settings": {"seats": 3, "options": {"x": 1}, "spectators_allowed": true, "public": true}})).await;
+    host.expect_error("bad_settings").await;
+    srv.stop().await;
+}
+both_stores!(options, options_are_checked);
+
+/// One address may create a burst of tables, then a table a minute; the lobby
+/// lists public tables a page at a time.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn table_creation_is_budgeted_and_the_lobby_paged() {
+    let db = TestDb::sqlite();
+    let config = server::Config {
+        table_burst: 5.0,
+        tables_per_minute: 1.0,
+        ..support::test_config()
+    };
+    let srv = TestServer::start_config(&db, config).await;
+    for _ in 0..5 {
+        srv.create_table("tic-tac-toe", 2, true).await;
+    }
+    let (status, body) = srv.post("/api/tables", &table_request(json!({}))).await;
+    assert_eq!((status, body["code"].as_str()), (429, Some("rate_limited")));
+    srv.stop().await;
+
+    let srv = TestServer::start(&db).await;
+    for _ in 0..(server::LOBBY_PAGE + 5) {
+        srv.create_table("tic-tac-toe", 2, true).await;
+    }
+    let (status, first) = srv.get("/api/tables").await;
+    assert_eq!(status, 200);
+    let page = first["tables"].as_array().unwrap();
+    assert_eq!(page.len(), server::LOBBY_PAGE);
+    let after = first["next"].as_str().expect("a next page");
+    let (_, second) = srv.get(&format!("/api/tables?after={after}")).await;
+    let rest = second["tables"].as_array().unwrap();
+    assert!(rest.len() >= 5, "the rest");
+    assert!(
+        rest.iter().all(|t| !page.contains(t)),
+        "pages do not overlap"
+    );
+    srv.stop().await;
+}
+
+/// Every answer carries the security headers; another site can neither create
+/// a table from its visitor's browser nor open a socket; `/metrics` is not
+/// public when a token is set.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_web_surface_refuses_other_sites() {
+    let db = TestDb::sqlite();
+    let config = server::Config {
+        metrics_token: Some("s3cret".to_owned()),
+        ..support::test_config()
+    };
+    let srv = TestServer::start_config(&db, config).await;
+    let (status, head, _) = raw(
+        &srv,
+        "GET / HTTP/1.1\r\nhost: test\r\nconnection: close\r\n\r\n",
+    )
+    .await;
+    assert_eq!(status, 200);
+    for h in [
+        "content-security-policy: default-src 'self'",
+        "frame-ancestors 'none'",
+        "x-frame-options: deny",
+        "x-content-type-options: nosniff",
+        "referrer-policy: no-referrer",
+    ] {
+        assert!(head.contains(h), "{h} in {head}");
+    }
+    let body = table_request(json!({})).to_string();
+    // A cross-site form: text/plain.
+    let (status, _, _) = raw(
+        &srv,
+        &post("/api/tables", "content-type: text/plain\r\n", &body),
+    )
+    .await;
+    assert_eq!(status, 415);
+    // Another site's script (it would need a preflight, but a server must not count on it).
+    let (status, _, answer) = raw(
+        &srv,
+        &post(
+            "/api/tables",
+            "content-type: application/json\r\norigin: https://evil.example\r\n",
+            &body,
+        ),
+    )
+    .await;
+    assert_eq!(status, 403, "{answer}");
+    // The server's own page.
+    let (status, _, answer) = raw(
+        &srv,
+        &post(
+            "/api/tables",
+            "content-type: application/json\r\norigin: http://test\r\n",
+            &body,
+        ),
+    )
+    .await;
+    assert_eq!(status, 200, "{answer}");
+    let code = serde_json::from_str::<Value>(&answer).unwrap()["invite_code"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let mut request =
+        tokio_tungstenite::tungstenite::client::IntoClientRequest::into_client_request(
+            srv.ws_url(&code),
+        )
+        .unwrap();
+    request
+        .headers_mut()
+        .insert("origin", "https://evil.example".parse().unwrap());
+    match tokio_tungstenite::connect_async(request).await {
+        Err(tokio_tungstenite::tungstenite::Error::Http(r)) => assert_eq!(r.status(), 403),
+        other => panic!(
+            "a cross-site socket was not refused: {:?}",
+            other.map(|_| ())
+        ),
+    }
+    let (status, _, _) = raw(
+        &srv,
+        "GET /metrics HTTP/1.1\r\nhost: test\r\nconnection: close\r\n\r\n",
+    )
+    .await;
+    assert_eq!(status, 404, "no token, no metrics");
+    let (status, _, text) = raw(
+        &srv,
+        "GET /metrics HTTP/1.1\r\nhost: test\r\nauthorization: Bearer s3cret\r\nconnection: close\r\n\r\n",
+    )
+    .await;
+    assert_eq!(status, 200);
+    assert!(text.contains("citytable_rooms"));
+    srv.stop().await;
+}
+
+/// A finished game's record is built once however many ask at the same time,
+/// and carries patches, not a whole view per entry: it is a fraction of the
+/// views it replays.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_record_is_built_once_and_stays_small() {
+    let db = TestDb::sqlite();
+    let srv = TestServer::start(&db).await;
+    let (invite, spectate, token) = srv.create_table("big-city", 3, false).await;
+    let mut host = srv.join(&invite, "Host", Some(&token)).await;
+    for seat in [1, 2] {
+        host.send(&json!({"type": "add_bot", "seat": seat, "level": "greedy"}))
+            .await;
+        host.recv_type("table").await;
+    }
+    // The host's seat goes to a bot too, so bots play the whole game.
+    host.send(&json!({"type": "leave_seat"})).await;
+    host.recv_type("table").await;
+    host.send(&json!({"type": "add_bot", "seat": 0, "level": "random"}))
+        .await;
+    host.recv_type("table").await;
+    host.send(&json!({"type": "start"})).await;
+    loop {
+        let m = host.recv().await;
+        if m.get("outcome").is_some_and(|o| !o.is_null()) {
+            break;
+        }
+    }
+    let fetches = (0..8).map(|i| {
+        let path = format!(
+            "/api/tables/{}/record",
+            if i % 2 == 0 { &invite } else { &spectate }
+        );
+        let addr = srv.addr;
+        async move {
+            let mut tcp = TcpStream::connect(addr).await.unwrap();
+            let req = format!("GET {path} HTTP/1.1\r\nhost: t\r\nconnection: close\r\n\r\n");
+            tcp.write_all(req.as_bytes()).await.unwrap();
+            let mut buf = Vec::new();
+            tcp.read_to_end(&mut buf).await.unwrap();
+            let text = String::from_utf8_lossy(&buf).to_string();
+            text.split_once("\r\n\r\n")
+                .map(|(_, b)| b.to_owned())
+                .unwrap_or_default()
+        }
+    });
+    let bodies = futures_util::future::join_all(fetches).await;
+    assert!(
+        bodies.windows(2).all(|w| w[0] == w[1]),
+        "one record for all"
+    );
+    assert_eq!(metric(&srv, "citytable_records_built_total").await, 1.0);
+    let record: Value = serde_json::from_str(&bodies[0]).expect("a JSON record");
+    let entries = record["entries"].as_array().unwrap().len();
+    assert_eq!(record["patches"].as_array().unwrap().len(), entries);
+    assert!(entries > 100, "a whole game ({entries} entries)");
+    let views = support::record_views(&record);
+    let whole: usize = views.iter().map(|v| v.to_string().len()).sum();
+    eprintln!(
+        "record: {entries} entries, {} bytes; the views it replays: {whole} bytes",
+        bodies[0].len()
+    );
+    assert!(bodies[0].len() * 4 < whole, "patches, not views");
+    srv.stop().await;
+}
+
+/// A table nobody ever played, untouched for the retention period, is deleted
+/// (its codes no longer open anything); a table that saw a game is kept.
+async fn abandoned_tables_are_deleted(db: &TestDb) {
+    let srv = TestServer::start(db).await;
+    let (abandoned, _, _) = srv.create_table("tic-tac-toe", 2, true).await;
+    let (played, _, token) = srv.create_table("tic-tac-toe", 2, false).await;
+    let mut host = srv.join(&played, "Host", Some(&token)).await;
+    host.send(&json!({"type": "add_bot", "seat": 1, "level": "random"}))
+        .await;
+    host.recv_type("table").await;
+    host.send(&json!({"type": "start"})).await;
+    host.recv_type("snapshot").await;
+    host.close().await;
+    srv.stop().await;
+
+    let config = server::Config {
+        abandoned_table: Duration::ZERO,
+        ..support::test_config()
+    };
+    let srv = TestServer::start_config(db, config).await;
+    let (status, _) = srv.get(&format!("/api/tables/{abandoned}")).await;
+    assert_eq!(status, 404, "the abandoned lobby is gone");
+    let (_, list) = srv.get("/api/tables").await;
+    assert!(!list.to_string().contains(&abandoned));
+    let (status, _) = srv.get(&format!("/api/tables/{played}")).await;
+    assert_eq!(status, 200, "a table that saw a game stays");
+    srv.stop().await;
+}
+both_stores!(abandoned, abandoned_tables_are_deleted);

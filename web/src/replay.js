@@ -1,0 +1,30 @@
+// The views of a finished game's record: its first public view and, per log
+// entry, the JSON Patch to the next. Views are rebuilt on demand from a
+// checkpoint every CHECKPOINT steps, so a long game's replay keeps a few dozen
+// views in memory, not one per step.
+
+import { applyPatch } from './patch.js';
+
+const CHECKPOINT = 64;
+
+/**
+ * @param {{ first_view: unknown, patches: unknown[][] }} record
+ * @returns {(step: number) => any} the view after `step` entries (0: the first view)
+ */
+export function replayViews(record) {
+  const checkpoints = [structuredClone(record.first_view)];
+  /** @param {number} from @param {number} to */
+  const walk = (from, to) => {
+    let view = structuredClone(checkpoints[Math.floor(from / CHECKPOINT)]);
+    for (let i = from; i < to; i++) view = applyPatch(view, /** @type {any[]} */ (record.patches[i]));
+    return view;
+  };
+  return (step) => {
+    const at = Math.floor(step / CHECKPOINT);
+    while (checkpoints.length <= at) {
+      const from = (checkpoints.length - 1) * CHECKPOINT;
+      checkpoints.push(walk(from, from + CHECKPOINT));
+    }
+    return walk(at * CHECKPOINT, step);
+  };
+}
