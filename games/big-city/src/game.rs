@@ -851,10 +851,9 @@ impl BigCity {
                 self.check_cards(seat, cards, 0, 2)?;
                 let t = self.trade.as_mut().ok_or_else(wrong_step)?;
                 t.answers[usize::from(seat)] = Some(cards.clone());
-                ev.push(event(EventKind::TradeAnswered {
-                    seat,
-                    count: cards.len() as u8,
-                }));
+                // Only that the seat answered (public anyway: it leaves the
+                // awaited seats); what it answered waits for the window to close.
+                ev.push(event(EventKind::TradeAnswered { seat }));
                 if self.awaiting_seats().is_empty() {
                     self.resolve_answers(&mut ev);
                 }
@@ -1583,9 +1582,7 @@ fn describe(k: &EventKind) -> String {
             list(neighborhoods),
             list(wanted)
         ),
-        EventKind::TradeAnswered { seat, count } => {
-            format!("seat {seat} answered the offer with {count} card(s)")
-        }
+        EventKind::TradeAnswered { seat } => format!("seat {seat} answered the offer"),
         EventKind::TradeAnswersRevealed { answers } => {
             let parts: Vec<String> = answers
                 .iter()

@@ -1858,3 +1858,89 @@ fn one_period_per_turn_and_trade_timeouts() {
         "two passes in a row end a 2-player game"
     );
 }
+
+/// A7: while the window is open, nothing another seat receives (the answer's
+/// events, any other seat's view, a spectator's view) depends on whether a seat
+/// answered with cards or declined. When the window closes, all answers are
+/// revealed together.
+#[test]
+fn ruling_a7_trade_answers_stay_hidden_until_the_window_closes() {
+    let opts = Options {
+        trade_cards: true,
+        trade_window_ms: 20_000,
+        ..Options::default()
+    };
+    let start = || {
+        let mut g = BigCity::new(&Setup {
+            seats: 3,
+            seed: 5,
+            options: opts.clone(),
+            first_seat: Some(0),
+        })
+        .unwrap();
+        let base = city_with(opts.clone());
+        g.map = base.map.clone();
+        g.refresh_placements();
+        g.setup_queue.clear();
+        g.setup_set.clear();
+        g.step = Step::Action;
+        g.active = 0;
+        empty_hands(&mut g);
+        give(&mut g, 0, &[11, 12]);
+        give(&mut g, 1, &[21, 22]);
+        give(&mut g, 2, &[31]);
+        ok(
+            &mut g,
+            0,
+            Move::TradeOffer {
+                cards: vec![11],
+                wanted: vec![],
+            },
+        );
+        g
+    };
+    let json = |v: &View| serde_json::to_string(v).unwrap();
+    let mut declined = start();
+    let mut answered = start();
+    let ev_declined = ok(&mut declined, 1, Move::TradeAnswer { cards: vec![] });
+    let ev_answered = ok(&mut answered, 1, Move::TradeAnswer { cards: vec![21] });
+    assert_eq!(
+        serde_json::to_string(&ev_declined).unwrap(),
+        serde_json::to_string(&ev_answered).unwrap(),
+        "the answer's events tell whether seat 1 declined"
+    );
+    for viewer in [Viewer::Seat(0), Viewer::Seat(2), Viewer::Spectator] {
+        assert_eq!(
+            json(&declined.view(viewer)),
+            json(&answered.view(viewer)),
+            "{viewer:?}'s view tells whether seat 1 declined"
+        );
+    }
+    // The window closes: every answer is revealed at once.
+    for g in [&mut declined, &mut answered] {
+        let ev = g.timeout();
+        assert!(ev.iter().any(|e| matches!(
+            &e.kind,
+            EventKind::TradeAnswersRevealed { answers } if answers.len() == 2
+        )));
+    }
+    let revealed = |g: &BigCity| g.view(Viewer::Spectator).trade.unwrap().answers;
+    assert_eq!(
+        revealed(&answered),
+        vec![
+            TradeAnswerView {
+                seat: 1,
+                neighborhoods: vec![2]
+            },
+            TradeAnswerView {
+                seat: 2,
+                neighborhoods: vec![]
+            },
+        ]
+    );
+    assert!(
+        revealed(&declined)
+            .iter()
+            .all(|a| a.neighborhoods.is_empty())
+    );
+}

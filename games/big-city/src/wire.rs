@@ -213,11 +213,13 @@ pub struct TradeView {
     /// The offered card faces, only in the offering seat's own view.
     pub offered_cards: Option<Vec<u8>>,
     pub wanted: Vec<u8>,
-    /// Seats that answered so far (answers are revealed when the window closes).
+    /// Seats that answered so far. Who answered is public (the server's awaited
+    /// seats show it too); what, even whether it declined, is not: every answer is
+    /// revealed at once when the window closes.
     pub answered: Vec<u8>,
     /// Seats still to answer.
     pub waiting: Vec<u8>,
-    /// Filled once every answer is in.
+    /// Filled once the window closes (every answer in, or the time out).
     pub answers: Vec<TradeAnswerView>,
 }
 
@@ -354,9 +356,11 @@ pub enum EventKind {
         neighborhoods: Vec<u8>,
         wanted: Vec<u8>,
     },
+    /// A seat answered the offer. Neither the cards nor their number, nor whether
+    /// it declined, is told before the window closes (A7): that is
+    /// [`EventKind::TradeAnswersRevealed`], for every answer at once.
     TradeAnswered {
         seat: u8,
-        count: u8,
     },
     TradeAnswersRevealed {
         answers: Vec<TradeAnswerView>,
