@@ -391,7 +391,7 @@ impl AppState {
             ErrorCode::BadSettings,
             "This server has no such game.".to_owned(),
         ))?;
-        room::check_name(&req.name)?;
+        let name = room::clean_name(&req.name)?;
         room::check_settings(kind.as_ref(), &req.settings)?;
         let token = codes::new_token();
         let hash = codes::hash_token(&token);
@@ -407,7 +407,7 @@ impl AppState {
             host: hash.clone(),
             players: vec![PlayerDoc {
                 token_hash: hash,
-                name: req.name.trim().to_owned(),
+                name,
             }],
             seats,
         };
