@@ -958,7 +958,8 @@ impl Room {
         self.save(doc, self.status).await
     }
 
-    async fn save(&mut self, doc: TableDoc, status: TableStatus) -> Result<(), Refusal> {
+    async fn save(&mut self, mut doc: TableDoc, status: TableStatus) -> Result<(), Refusal> {
+        prune_players(&mut doc);
         let row = TableRow {
             id: self.id,
             game: self.kind.id().to_owned(),
@@ -1045,7 +1046,16 @@ impl Room {
         let mut doc = self.doc.clone();
         let mut new_token = None;
         let hash = match &c.player {
-            Some(h) => h.clone(),
+            // A player who left his seat was dropped from the players: he is back.
+            Some(h) => {
+                if !doc.players.iter().any(|p| p.token_hash == *h) {
+                    doc.players.push(PlayerDoc {
+                        token_hash: h.clone(),
+                        name: c.name.clone(),
+                    });
+                }
+                h.clone()
+            }
             None => {
                 let token = codes::new_token();
                 let hash = codes::hash_token(&token);
@@ -1669,6 +1679,24 @@ fn clean_chat(text: &str) -> String {
         })
         .collect();
     cleaned.trim().to_owned()
+}
+
+/// Keeps in `doc.players` only the host and the players holding a seat: nobody
+/// else needs a token for the table, and finished games keep their players'
+/// names in their own setup.
+fn prune_players(doc: &mut TableDoc) {
+    let TableDoc {
+        host,
+        players,
+        seats,
+        ..
+    } = doc;
+    players.retain(|p| {
+        p.token_hash == *host
+            || seats.iter().any(
+                |s| matches!(s, SeatDoc::Human { token_hash, .. } if *token_hash == p.token_hash),
+            )
+    });
 }
 
 pub fn check_settings(kind: &dyn GameKind, settings: &TableSettings) -> Result<(), Refusal> {

@@ -1,6 +1,7 @@
 //! What people are called at a table and what they say there: names and chat lines
-//! lose the characters that hide or reorder text, and a name never repeats another's
-//! at the table. Over real WebSockets and HTTP, against SQLite and Postgres.
+//! lose the characters that hide or reorder text, a name never repeats another's at
+//! the table, and the table keeps only the players it needs. Over real WebSockets
+//! and HTTP, against SQLite and Postgres.
 
 #![allow(clippy::unwrap_used)]
 
@@ -83,3 +84,59 @@ async fn chat_lines_lose_control_and_invisible_characters(db: &TestDb) {
     srv.stop().await;
 }
 both_stores!(chat, chat_lines_lose_control_and_invisible_characters);
+
+async fn players_without_a_seat_leave_the_table_document(db: &TestDb) {
+    let srv = TestServer::start(db).await;
+    let (invite, _, token) = srv.create_table("tic-tac-toe", 2, false).await;
+    let mut host = srv.join(&invite, "Host", Some(&token)).await;
+    // The host leaves his seat: he stays (he is the host).
+    host.send(&json!({"type": "leave_seat"})).await;
+    host.recv_type("table").await;
+    // Visitors take seat 1 and leave it, or are kicked from it.
+    let mut left_tokens = Vec::new();
+    for i in 0..4 {
+        let mut v = srv.join(&invite, &format!("Visitor {i}"), None).await;
+        v.send(&json!({"type": "take_seat", "seat": 1})).await;
+        let w = v.recv_type("welcome").await;
+        left_tokens.push(w["you"]["token"].as_str().unwrap().to_owned());
+        if i % 2 == 0 {
+            v.send(&json!({"type": "leave_seat"})).await;
+        } else {
+            host.send(&json!({"type": "kick", "seat": 1})).await;
+        }
+        v.recv_type("welcome").await;
+        assert_eq!(v.table().await["seats"][1]["occupant"]["kind"], "empty");
+        // Sitting again with the same connection works and shows the name.
+        if i == 3 {
+            v.send(&json!({"type": "take_seat", "seat": 1})).await;
+            let w = v.recv_type("welcome").await;
+            assert_eq!(w["you"]["seat"], 1);
+            assert_eq!(seat_name(&w["table"], 1), "Visitor 3");
+        }
+    }
+    let mut seated = srv.join(&invite, "Sitter", None).await;
+    seated.send(&json!({"type": "take_seat", "seat": 0})).await;
+    let w = seated.recv_type("welcome").await;
+    let sitter_token = w["you"]["token"].as_str().unwrap().to_owned();
+    srv.stop().await;
+
+    let store = store::Store::open(db.url.as_deref(), &db.dir)
+        .await
+        .expect("open store");
+    let row = store.table_by_code(&invite).await.unwrap().unwrap();
+    let mut kept: Vec<String> = row.doc["players"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["token_hash"].as_str().unwrap().to_owned())
+        .collect();
+    kept.sort();
+    let mut expected = vec![
+        server::codes::hash_token(&token),
+        server::codes::hash_token(&sitter_token),
+        server::codes::hash_token(&left_tokens[3]),
+    ];
+    expected.sort();
+    assert_eq!(kept, expected, "only the host and seated players are kept");
+}
+both_stores!(pruning, players_without_a_seat_leave_the_table_document);
