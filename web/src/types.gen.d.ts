@@ -41,7 +41,7 @@ backs: Array<number>,
  */
 cards: Array<number> | null, };
 
-export type BigCityMove = { "type": "place_neighborhood", neighborhood: number, x: number, y: number, rotation: number, } | { "type": "build", piece: BigCityPiece, cells: Array<number>, } | { "type": "streetcar", segment: BigCitySegment, } | { "type": "done" } | { "type": "exchange", cards: Array<number>, } | { "type": "pass" } | { "type": "discard_useless", card: number, } | { "type": "draw", stack: number, } | { "type": "trade_offer", cards: Array<number>, wanted: Array<number>, } | { "type": "trade_answer", cards: Array<number>, } | { "type": "trade_accept", picks: Array<BigCityTradePick>, };
+export type BigCityMove = { "type": "place_neighborhood", neighborhood: number, x: number, y: number, rotation: number, } | { "type": "build", piece: BigCityPiece, cells: Array<number>, } | { "type": "streetcar", segment: BigCitySegment, } | { "type": "done", } | { "type": "exchange", cards: Array<number>, } | { "type": "pass", } | { "type": "discard_useless", card: number, } | { "type": "draw", stack: number, } | { "type": "trade_offer", cards: Array<number>, wanted: Array<number>, } | { "type": "trade_answer", cards: Array<number>, } | { "type": "trade_accept", picks: Array<BigCityTradePick>, };
 
 export type BigCityOptions = { 
 /**
@@ -274,7 +274,7 @@ export type MyCityEndReason = "all_ended" | "deck_exhausted";
 
 export type MyCityEvent = { "type": "card_revealed", round: number, card: MyCityCard, deck_count: number, } | { "type": "card_blocked", card: MyCityCard, } | { "type": "decided", seat: number, } | { "type": "decisions_revealed", round: number, decisions: Array<MyCityRevealedDecision>, } | { "type": "gold_bonus", seats: Array<number>, points: number, } | { "type": "game_over", reason: MyCityEndReason, scores: Array<MyCityScoreBreakdown>, winners: Array<number>, };
 
-export type MyCityMove = { "type": "place", x: number, y: number, rotation: number, } | { "type": "pass" } | { "type": "end_participation" };
+export type MyCityMove = { "type": "place", x: number, y: number, rotation: number, } | { "type": "pass", } | { "type": "end_participation", };
 
 export type MyCityOptions = Record<symbol, never>;
 

@@ -838,7 +838,7 @@ impl BigCity {
                 self.place_streetcar(seat, e, &mut ev);
                 self.finish_action(self.useless_pending, &mut ev);
             }
-            (Step::SecondStreetcar, Move::Done) => {
+            (Step::SecondStreetcar, Move::Done {}) => {
                 self.timeouts[usize::from(seat)] = 0;
                 self.finish_action(self.useless_pending, &mut ev);
             }
@@ -868,7 +868,7 @@ impl BigCity {
                 self.acted(seat);
                 self.exchange(seat, cards, &mut ev);
             }
-            (Step::TradeExchange, Move::Done) => {
+            (Step::TradeExchange, Move::Done {}) => {
                 self.timeouts[usize::from(seat)] = 0;
                 // Nothing changed hands: the turn counts as a pass (F2).
                 self.passes += 1;
@@ -1004,7 +1004,7 @@ impl BigCity {
                 self.acted(seat);
                 self.exchange(seat, cards, ev);
             }
-            Move::Pass => {
+            Move::Pass {} => {
                 self.timeouts[usize::from(seat)] = 0;
                 self.pass(seat, ev);
             }
