@@ -164,7 +164,9 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
 
     /// Variants and settings chosen in the lobby.
     type Options: Clone + Debug + Default + PartialEq + Serialize + DeserializeOwned + Send + Sync;
-    /// A seat's decision, as it arrives from the client once decoded.
+    /// A seat's decision, as it arrives from the client once decoded. Decoding
+    /// refuses unknown fields (`#[serde(deny_unknown_fields)]`; serde checks it for
+    /// struct variants only, so a variant without fields is written `Pass {}`).
     type Move: Clone + Debug + PartialEq + Serialize + DeserializeOwned + Send + Sync;
     /// What one viewer may see. Never carries another seat's hidden information.
     type View: Clone + Debug + Serialize + Send + Sync;

@@ -488,7 +488,7 @@ impl AppState {
             ErrorCode::BadSettings,
             "This server has no such game.".to_owned(),
         ))?;
-        room::check_name(&req.name)?;
+        let name = room::clean_name(&req.name)?;
         let settings = room::check_settings(kind.as_ref(), &req.settings)?;
         let token = codes::new_token();
         let hash = codes::hash_token(&token);
@@ -504,7 +504,7 @@ impl AppState {
             host: hash.clone(),
             players: vec![PlayerDoc {
                 token_hash: hash,
-                name: req.name.trim().to_owned(),
+                name,
             }],
             seats,
         };

@@ -764,9 +764,20 @@ impl Room {
                     "This table does not allow spectators.",
                 );
             }
-            if let Err((code, message)) = check_name(&name) {
-                return reply_err(code, &message);
-            }
+            // A newcomer's name: cleaned, and told apart from everyone's at the
+            // table (players with a token, and whoever is connected). Every name
+            // at a table enters here or at the table's creation.
+            name = match clean_name(&name) {
+                Ok(clean) => unique_name(
+                    &clean,
+                    self.doc
+                        .players
+                        .iter()
+                        .map(|p| p.name.as_str())
+                        .chain(self.conns.values().map(|c| c.name.as_str())),
+                ),
+                Err((code, message)) => return reply_err(code, &message),
+            };
         }
         let newly_seated = self.seat_of(player.as_deref()).is_some()
             && !self.conns.values().any(|c| c.player == player);
@@ -947,7 +958,8 @@ impl Room {
         self.save(doc, self.status).await
     }
 
-    async fn save(&mut self, doc: TableDoc, status: TableStatus) -> Result<(), Refusal> {
+    async fn save(&mut self, mut doc: TableDoc, status: TableStatus) -> Result<(), Refusal> {
+        prune_players(&mut doc);
         let row = TableRow {
             id: self.id,
             game: self.kind.id().to_owned(),
@@ -971,7 +983,7 @@ impl Room {
     }
 
     fn on_chat(&mut self, conn: u64, text: String) -> Result<(), Refusal> {
-        let text = text.trim().to_owned();
+        let text = clean_chat(&text);
         let chars = text.chars().count();
         if chars == 0 || chars > protocol::MAX_CHAT_CHARS {
             return refuse(
@@ -1034,7 +1046,16 @@ impl Room {
         let mut doc = self.doc.clone();
         let mut new_token = None;
         let hash = match &c.player {
-            Some(h) => h.clone(),
+            // A player who left his seat was dropped from the players: he is back.
+            Some(h) => {
+                if !doc.players.iter().any(|p| p.token_hash == *h) {
+                    doc.players.push(PlayerDoc {
+                        token_hash: h.clone(),
+                        name: c.name.clone(),
+                    });
+                }
+                h.clone()
+            }
             None => {
                 let token = codes::new_token();
                 let hash = codes::hash_token(&token);
@@ -1579,21 +1600,103 @@ fn random_seed() -> u64 {
     u64::from_le_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[9], b[10]])
 }
 
-pub fn check_name(name: &str) -> Result<(), Refusal> {
-    let n = name.trim().chars().count();
-    if n == 0 || n > protocol::MAX_NAME_CHARS {
-        return refuse(
-            ErrorCode::BadName,
-            &format!("A name has 1 to {} characters.", protocol::MAX_NAME_CHARS),
-        );
-    }
+/// Bidi controls and zero-width (or otherwise invisible) characters: they show
+/// nothing themselves but can reorder or hide the text around them.
+fn is_invisible(c: char) -> bool {
+    matches!(
+        c,
+        '\u{00AD}'
+            | '\u{061C}'
+            | '\u{180E}'
+            | '\u{200B}'..='\u{200F}'
+            | '\u{202A}'..='\u{202E}'
+            | '\u{2060}'..='\u{2064}'
+            | '\u{2066}'..='\u{2069}'
+            | '\u{FEFF}'
+    )
+}
+
+/// A name as the table shows it, or why it cannot be one.
+///
+/// Control characters are refused: nobody types one into a name field, so a
+/// name holding one was forged, and refusing it says so. Bidi controls and
+/// zero-width characters are stripped instead: they arrive innocently with
+/// copied text and from some keyboards (a Persian name may hold a zero-width
+/// non-joiner), and stripping them cannot make one name pass for another
+/// because duplicates are found after cleaning ([`unique_name`]).
+pub fn clean_name(name: &str) -> Result<String, Refusal> {
     if name.chars().any(char::is_control) {
         return refuse(
             ErrorCode::BadName,
             "A name cannot contain control characters.",
         );
     }
-    Ok(())
+    let visible: String = name.chars().filter(|&c| !is_invisible(c)).collect();
+    let name = visible.trim();
+    let n = name.chars().count();
+    if n == 0 || n > protocol::MAX_NAME_CHARS {
+        return refuse(
+            ErrorCode::BadName,
+            &format!("A name has 1 to {} characters.", protocol::MAX_NAME_CHARS),
+        );
+    }
+    Ok(name.to_owned())
+}
+
+/// How names are compared at a table: case-insensitively, ends trimmed.
+fn name_key(name: &str) -> String {
+    name.trim().to_lowercase()
+}
+
+/// `name` itself when nobody in `taken` has it, else the first free of
+/// `name 2`, `name 3`, ... (shortened to fit the longest name).
+pub fn unique_name<'a>(name: &str, taken: impl IntoIterator<Item = &'a str>) -> String {
+    let taken: HashSet<String> = taken.into_iter().map(name_key).collect();
+    if !taken.contains(&name_key(name)) {
+        return name.to_owned();
+    }
+    (2u32..)
+        .map(|n| {
+            let suffix = format!(" {n}");
+            let room = protocol::MAX_NAME_CHARS.saturating_sub(suffix.chars().count());
+            let base: String = name.chars().take(room).collect();
+            format!("{}{suffix}", base.trim_end())
+        })
+        .find(|candidate| !taken.contains(&name_key(candidate)))
+        .unwrap_or_else(|| name.to_owned())
+}
+
+/// Chat text as shown: control characters removed (newlines and tabs become
+/// spaces: a chat line is one line), bidi controls and zero-width characters
+/// removed, ends trimmed.
+fn clean_chat(text: &str) -> String {
+    let cleaned: String = text
+        .chars()
+        .filter_map(|c| match c {
+            '\n' | '\r' | '\t' => Some(' '),
+            c if c.is_control() || is_invisible(c) => None,
+            c => Some(c),
+        })
+        .collect();
+    cleaned.trim().to_owned()
+}
+
+/// Keeps in `doc.players` only the host and the players holding a seat: nobody
+/// else needs a token for the table, and finished games keep their players'
+/// names in their own setup.
+fn prune_players(doc: &mut TableDoc) {
+    let TableDoc {
+        host,
+        players,
+        seats,
+        ..
+    } = doc;
+    players.retain(|p| {
+        p.token_hash == *host
+            || seats.iter().any(
+                |s| matches!(s, SeatDoc::Human { token_hash, .. } if *token_hash == p.token_hash),
+            )
+    });
 }
 
 /// Checks table settings; the settings as they are kept (see [`GameKind::check`]).

@@ -972,7 +972,7 @@ fn my_city_sweep_decisions_and_deck_stay_hidden() {
                 // Still hidden: other decisions this seat could have made look the same.
                 let others: Vec<&CityMove> = legal
                     .iter()
-                    .filter(|m| **m != mv && !matches!(m, CityMove::EndParticipation))
+                    .filter(|m| **m != mv && !matches!(m, CityMove::EndParticipation {}))
                     .collect();
                 for _ in 0..3.min(others.len()) {
                     let alt_mv = others[rng.below(others.len() as u64) as usize];

@@ -29,7 +29,7 @@ export type BigCityEndReason = "city_complete" | "all_passed";
 
 export type BigCityEvent = { text: string, kind: BigCityEventKind, };
 
-export type BigCityEventKind = { "type": "turn_started", seat: number, } | { "type": "neighborhood_placed", seat: number, neighborhood: number, x: number, y: number, rotation: number, } | { "type": "built", seat: number, piece: BigCityPiece, cells: Array<number>, points: number, } | { "type": "streetcar_placed", seat: number, segment: BigCitySegment, } | { "type": "useless_discarded", seat: number, card: number, } | { "type": "exchanged", seat: number, stacks: Array<number>, } | { "type": "drew", seat: number, stack: number, } | { "type": "draws_skipped", seat: number, count: number, } | { "type": "passed", seat: number, } | { "type": "timed_out", seat: number, } | { "type": "trade_offered", seat: number, neighborhoods: Array<number>, wanted: Array<number>, } | { "type": "trade_answered", seat: number, count: number, } | { "type": "trade_answers_revealed", answers: Array<BigCityTradeAnswerView>, } | { "type": "traded", from: number, to: number, given: number, received: number, } | { "type": "trade_failed", seat: number, } | { "type": "game_over", reason: BigCityEndReason, scores: Array<number>, winners: Array<number>, };
+export type BigCityEventKind = { "type": "turn_started", seat: number, } | { "type": "neighborhood_placed", seat: number, neighborhood: number, x: number, y: number, rotation: number, } | { "type": "built", seat: number, piece: BigCityPiece, cells: Array<number>, points: number, } | { "type": "streetcar_placed", seat: number, segment: BigCitySegment, } | { "type": "useless_discarded", seat: number, card: number, } | { "type": "exchanged", seat: number, stacks: Array<number>, } | { "type": "drew", seat: number, stack: number, } | { "type": "draws_skipped", seat: number, count: number, } | { "type": "passed", seat: number, } | { "type": "timed_out", seat: number, } | { "type": "trade_offered", seat: number, neighborhoods: Array<number>, wanted: Array<number>, } | { "type": "trade_answered", seat: number, } | { "type": "trade_answers_revealed", answers: Array<BigCityTradeAnswerView>, } | { "type": "traded", from: number, to: number, given: number, received: number, } | { "type": "trade_failed", seat: number, } | { "type": "game_over", reason: BigCityEndReason, scores: Array<number>, winners: Array<number>, };
 
 export type BigCityHandView = { seat: number, count: number, 
 /**
@@ -41,7 +41,7 @@ backs: Array<number>,
  */
 cards: Array<number> | null, };
 
-export type BigCityMove = { "type": "place_neighborhood", neighborhood: number, x: number, y: number, rotation: number, } | { "type": "build", piece: BigCityPiece, cells: Array<number>, } | { "type": "streetcar", segment: BigCitySegment, } | { "type": "done" } | { "type": "exchange", cards: Array<number>, } | { "type": "pass" } | { "type": "discard_useless", card: number, } | { "type": "draw", stack: number, } | { "type": "trade_offer", cards: Array<number>, wanted: Array<number>, } | { "type": "trade_answer", cards: Array<number>, } | { "type": "trade_accept", picks: Array<BigCityTradePick>, };
+export type BigCityMove = { "type": "place_neighborhood", neighborhood: number, x: number, y: number, rotation: number, } | { "type": "build", piece: BigCityPiece, cells: Array<number>, } | { "type": "streetcar", segment: BigCitySegment, } | { "type": "done", } | { "type": "exchange", cards: Array<number>, } | { "type": "pass", } | { "type": "discard_useless", card: number, } | { "type": "draw", stack: number, } | { "type": "trade_offer", cards: Array<number>, wanted: Array<number>, } | { "type": "trade_answer", cards: Array<number>, } | { "type": "trade_accept", picks: Array<BigCityTradePick>, };
 
 export type BigCityOptions = { 
 /**
@@ -103,7 +103,9 @@ offered: Array<number>,
  */
 offered_cards: Array<number> | null, wanted: Array<number>, 
 /**
- * Seats that answered so far (answers are revealed when the window closes).
+ * Seats that answered so far. Who answered is public (the server's awaited
+ * seats show it too); what, even whether it declined, is not: every answer is
+ * revealed at once when the window closes.
  */
 answered: Array<number>, 
 /**
@@ -111,7 +113,7 @@ answered: Array<number>,
  */
 waiting: Array<number>, 
 /**
- * Filled once every answer is in.
+ * Filled once the window closes (every answer in, or the time out).
  */
 answers: Array<BigCityTradeAnswerView>, };
 
@@ -277,7 +279,7 @@ export type MyCityEndReason = "all_ended" | "deck_exhausted";
 
 export type MyCityEvent = { "type": "card_revealed", round: number, card: MyCityCard, deck_count: number, } | { "type": "card_blocked", card: MyCityCard, } | { "type": "decided", seat: number, } | { "type": "decisions_revealed", round: number, decisions: Array<MyCityRevealedDecision>, } | { "type": "gold_bonus", seats: Array<number>, points: number, } | { "type": "game_over", reason: MyCityEndReason, scores: Array<MyCityScoreBreakdown>, winners: Array<number>, };
 
-export type MyCityMove = { "type": "place", x: number, y: number, rotation: number, } | { "type": "pass" } | { "type": "end_participation" };
+export type MyCityMove = { "type": "place", x: number, y: number, rotation: number, } | { "type": "pass", } | { "type": "end_participation", };
 
 export type MyCityOptions = Record<symbol, never>;
 

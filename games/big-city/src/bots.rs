@@ -106,7 +106,7 @@ impl BigCity {
                 };
             }
         }
-        Move::Pass
+        Move::Pass {}
     }
 
     fn greedy(&self, seat: Seat, rng: &mut GameRng) -> Option<Move> {
@@ -132,7 +132,7 @@ impl BigCity {
             }
             Step::TradeAnswers => Some(Move::TradeAnswer { cards: Vec::new() }),
             Step::TradeAccept => Some(Move::TradeAccept { picks: Vec::new() }),
-            Step::SecondStreetcar | Step::TradeExchange => Some(Move::Done),
+            Step::SecondStreetcar | Step::TradeExchange => Some(Move::Done {}),
             Step::StartingCity => self.best_placement(seat, moves, rng),
             Step::Over(_) => None,
         }
@@ -242,7 +242,7 @@ impl BigCity {
                 return Some(m);
             }
         }
-        Some(Move::Pass)
+        Some(Move::Pass {})
     }
 
     /// A placement that puts our cards next to each other, else any.

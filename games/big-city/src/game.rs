@@ -838,7 +838,7 @@ impl BigCity {
                 self.place_streetcar(seat, e, &mut ev);
                 self.finish_action(self.useless_pending, &mut ev);
             }
-            (Step::SecondStreetcar, Move::Done) => {
+            (Step::SecondStreetcar, Move::Done {}) => {
                 self.timeouts[usize::from(seat)] = 0;
                 self.finish_action(self.useless_pending, &mut ev);
             }
@@ -851,10 +851,9 @@ impl BigCity {
                 self.check_cards(seat, cards, 0, 2)?;
                 let t = self.trade.as_mut().ok_or_else(wrong_step)?;
                 t.answers[usize::from(seat)] = Some(cards.clone());
-                ev.push(event(EventKind::TradeAnswered {
-                    seat,
-                    count: cards.len() as u8,
-                }));
+                // Only that the seat answered (public anyway: it leaves the
+                // awaited seats); what it answered waits for the window to close.
+                ev.push(event(EventKind::TradeAnswered { seat }));
                 if self.awaiting_seats().is_empty() {
                     self.resolve_answers(&mut ev);
                 }
@@ -869,7 +868,7 @@ impl BigCity {
                 self.acted(seat);
                 self.exchange(seat, cards, &mut ev);
             }
-            (Step::TradeExchange, Move::Done) => {
+            (Step::TradeExchange, Move::Done {}) => {
                 self.timeouts[usize::from(seat)] = 0;
                 // Nothing changed hands: the turn counts as a pass (F2).
                 self.passes += 1;
@@ -1005,7 +1004,7 @@ impl BigCity {
                 self.acted(seat);
                 self.exchange(seat, cards, ev);
             }
-            Move::Pass => {
+            Move::Pass {} => {
                 self.timeouts[usize::from(seat)] = 0;
                 self.pass(seat, ev);
             }
@@ -1583,9 +1582,7 @@ fn describe(k: &EventKind) -> String {
             list(neighborhoods),
             list(wanted)
         ),
-        EventKind::TradeAnswered { seat, count } => {
-            format!("seat {seat} answered the offer with {count} card(s)")
-        }
+        EventKind::TradeAnswered { seat } => format!("seat {seat} answered the offer"),
         EventKind::TradeAnswersRevealed { answers } => {
             let parts: Vec<String> = answers
                 .iter()

@@ -87,7 +87,7 @@ impl BigCity {
             }
             Step::Action => self.action_moves(seat, &mut out),
             Step::SecondStreetcar => {
-                out.push(Move::Done);
+                out.push(Move::Done {});
                 for e in self.streetcar_edges() {
                     out.push(Move::Streetcar {
                         segment: e.segment(),
@@ -107,7 +107,7 @@ impl BigCity {
             }
             Step::TradeAccept => self.accept_moves(&mut out),
             Step::TradeExchange => {
-                out.push(Move::Done);
+                out.push(Move::Done {});
                 for cards in subsets(self.hand(seat), 1, 2) {
                     out.push(Move::Exchange { cards });
                 }
@@ -202,7 +202,7 @@ impl BigCity {
                 }
             }
         }
-        out.push(Move::Pass);
+        out.push(Move::Pass {});
     }
 
     /// Build moves: footprints made of held property cards, and parks/factories.

@@ -106,11 +106,11 @@ fn random_move(g: &BigCity, seat: u8, rng: &mut GameRng) -> Move {
                 segment: Segment { x1, y1, x2, y2 },
             }
         }
-        3 => Move::Done,
+        3 => Move::Done {},
         4 => Move::Exchange {
             cards: random_cards(rng, &hand, 6),
         },
-        5 => Move::Pass,
+        5 => Move::Pass {},
         6 => Move::DiscardUseless {
             card: random_cards(rng, &hand, 1).first().copied().unwrap_or(0),
         },

@@ -507,7 +507,7 @@ fn ruling_s3_later_actions_one_or_two_connected() {
             segment: seg(3, 0, 4, 0),
         },
     );
-    ok(&mut g, 1, Move::Done);
+    ok(&mut g, 1, Move::Done {});
     assert_eq!(g.line.len(), 4);
     assert_eq!(g.active, 0);
 }
@@ -835,7 +835,7 @@ fn ruling_c6_exchange() {
     give(&mut g, 0, &[11, 12]);
     ok(&mut g, 0, Move::Exchange { cards: vec![11] });
     assert_eq!(g.step, Step::Drawing { remaining: 4 });
-    refused(&mut g, 0, Move::Pass, "wrong_phase");
+    refused(&mut g, 0, Move::Pass {}, "wrong_phase");
     let mut g = city();
     give(&mut g, 0, &[11]);
     refused(&mut g, 0, Move::Exchange { cards: vec![] }, "too_few_cards");
@@ -1012,7 +1012,7 @@ fn ruling_a6_pass_even_with_legal_moves() {
     let mut g = city();
     give(&mut g, 0, &[11]);
     assert!(g.legal_moves(0).len() > 1);
-    let ev = ok(&mut g, 0, Move::Pass);
+    let ev = ok(&mut g, 0, Move::Pass {});
     assert_eq!(ev[0].kind, EventKind::Passed { seat: 0 });
     assert_eq!(g.passes, 1);
     assert_eq!(g.active, 1);
@@ -1264,7 +1264,7 @@ fn ruling_p3_church_double_number_and_last() {
     refused(&mut g, 0, build(Piece::Church, &[11]), "church_not_last");
     ok(&mut g, 0, build(Piece::ResidenceSingle, &[12]));
     ok(&mut g, 0, Move::Draw { stack: 1 });
-    ok(&mut g, 1, Move::Pass);
+    ok(&mut g, 1, Move::Pass {});
     ok(&mut g, 0, build(Piece::Church, &[11]));
     assert_eq!(points_of_last(&g), 15);
 }
@@ -1506,7 +1506,7 @@ fn ruling_f1_players_and_starting_city() {
                 m,
                 Move::PlaceNeighborhood { neighborhood, .. } if g.setup_set.contains(neighborhood)
             )));
-            refused(&mut g, seat, Move::Pass, "wrong_phase");
+            refused(&mut g, seat, Move::Pass {}, "wrong_phase");
             let last = moves.last().cloned().unwrap();
             ok(&mut g, seat, last);
         }
@@ -1534,13 +1534,13 @@ fn ruling_f1_players_and_starting_city() {
 fn ruling_f2_end_conditions() {
     // A full round of passes.
     let mut g = city();
-    ok(&mut g, 0, Move::Pass);
+    ok(&mut g, 0, Move::Pass {});
     give(&mut g, 1, &[11]);
     ok(&mut g, 1, build(Piece::ResidenceSingle, &[11]));
     ok(&mut g, 1, Move::Draw { stack: 1 });
-    ok(&mut g, 0, Move::Pass);
+    ok(&mut g, 0, Move::Pass {});
     assert!(g.outcome().is_none(), "the streak was broken");
-    let ev = ok(&mut g, 1, Move::Pass);
+    let ev = ok(&mut g, 1, Move::Pass {});
     assert!(g.outcome().is_some());
     assert!(ev.iter().any(|e| matches!(
         e.kind,
@@ -1550,7 +1550,7 @@ fn ruling_f2_end_conditions() {
         }
     )));
     assert!(g.legal_moves(0).is_empty());
-    assert_eq!(g.apply(0, &Move::Pass).unwrap_err().code, "game_over");
+    assert_eq!(g.apply(0, &Move::Pass {}).unwrap_err().code, "game_over");
     // The city complete: all eight neighborhoods, every property covered.
     let mut g = city();
     let mut map = CityMap::starting();
@@ -1594,14 +1594,14 @@ fn ruling_f2_end_conditions() {
 fn ruling_f3_most_points_wins_ties_share() {
     let mut g = city();
     g.scores = vec![10, 10];
-    ok(&mut g, 0, Move::Pass);
-    ok(&mut g, 1, Move::Pass);
+    ok(&mut g, 0, Move::Pass {});
+    ok(&mut g, 1, Move::Pass {});
     let o = g.outcome().unwrap();
     assert_eq!(o.winners, vec![0, 1]);
     let mut g = city();
     g.scores = vec![3, 10];
-    ok(&mut g, 0, Move::Pass);
-    ok(&mut g, 1, Move::Pass);
+    ok(&mut g, 0, Move::Pass {});
+    ok(&mut g, 1, Move::Pass {});
     assert_eq!(g.outcome().unwrap().winners, vec![1]);
     assert_eq!(g.view(Viewer::Spectator).winners, vec![1]);
 }
@@ -1777,7 +1777,7 @@ fn legal_move_counts_in_fixed_positions() {
     let count = |f: fn(&Move) -> bool| moves.iter().filter(|m| f(m)).count();
     assert_eq!(count(|m| matches!(m, Move::Build { .. })), 11);
     assert_eq!(count(|m| matches!(m, Move::Exchange { .. })), 7);
-    assert_eq!(count(|m| matches!(m, Move::Pass)), 1);
+    assert_eq!(count(|m| matches!(m, Move::Pass {})), 1);
     assert_eq!(moves.len(), 19);
     assert!(g.legal_moves(1).is_empty());
     // With city hall on 35: no second city hall, but streetcars on every street and
@@ -1856,5 +1856,91 @@ fn one_period_per_turn_and_trade_timeouts() {
     assert!(
         g.outcome().is_some(),
         "two passes in a row end a 2-player game"
+    );
+}
+
+/// A7: while the window is open, nothing another seat receives (the answer's
+/// events, any other seat's view, a spectator's view) depends on whether a seat
+/// answered with cards or declined. When the window closes, all answers are
+/// revealed together.
+#[test]
+fn ruling_a7_trade_answers_stay_hidden_until_the_window_closes() {
+    let opts = Options {
+        trade_cards: true,
+        trade_window_ms: 20_000,
+        ..Options::default()
+    };
+    let start = || {
+        let mut g = BigCity::new(&Setup {
+            seats: 3,
+            seed: 5,
+            options: opts.clone(),
+            first_seat: Some(0),
+        })
+        .unwrap();
+        let base = city_with(opts.clone());
+        g.map = base.map.clone();
+        g.refresh_placements();
+        g.setup_queue.clear();
+        g.setup_set.clear();
+        g.step = Step::Action;
+        g.active = 0;
+        empty_hands(&mut g);
+        give(&mut g, 0, &[11, 12]);
+        give(&mut g, 1, &[21, 22]);
+        give(&mut g, 2, &[31]);
+        ok(
+            &mut g,
+            0,
+            Move::TradeOffer {
+                cards: vec![11],
+                wanted: vec![],
+            },
+        );
+        g
+    };
+    let json = |v: &View| serde_json::to_string(v).unwrap();
+    let mut declined = start();
+    let mut answered = start();
+    let ev_declined = ok(&mut declined, 1, Move::TradeAnswer { cards: vec![] });
+    let ev_answered = ok(&mut answered, 1, Move::TradeAnswer { cards: vec![21] });
+    assert_eq!(
+        serde_json::to_string(&ev_declined).unwrap(),
+        serde_json::to_string(&ev_answered).unwrap(),
+        "the answer's events tell whether seat 1 declined"
+    );
+    for viewer in [Viewer::Seat(0), Viewer::Seat(2), Viewer::Spectator] {
+        assert_eq!(
+            json(&declined.view(viewer)),
+            json(&answered.view(viewer)),
+            "{viewer:?}'s view tells whether seat 1 declined"
+        );
+    }
+    // The window closes: every answer is revealed at once.
+    for g in [&mut declined, &mut answered] {
+        let ev = g.timeout();
+        assert!(ev.iter().any(|e| matches!(
+            &e.kind,
+            EventKind::TradeAnswersRevealed { answers } if answers.len() == 2
+        )));
+    }
+    let revealed = |g: &BigCity| g.view(Viewer::Spectator).trade.unwrap().answers;
+    assert_eq!(
+        revealed(&answered),
+        vec![
+            TradeAnswerView {
+                seat: 1,
+                neighborhoods: vec![2]
+            },
+            TradeAnswerView {
+                seat: 2,
+                neighborhoods: vec![]
+            },
+        ]
+    );
+    assert!(
+        revealed(&declined)
+            .iter()
+            .all(|a| a.neighborhoods.is_empty())
     );
 }

@@ -72,6 +72,7 @@ pub enum Piece {
 /// A street segment named by its two end points (grid vertices); `(x1, y1)` is the
 /// top/left end. Cell `(x, y)` spans vertices `x..x+1`, `y..y+1`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, TS)]
+#[serde(deny_unknown_fields)]
 #[ts(rename = "BigCitySegment")]
 pub struct Segment {
     pub x1: i16,
@@ -83,6 +84,7 @@ pub struct Segment {
 /// One card accepted in a trade: the active seat gives `give` (one of its offered
 /// cards) for answer card number `index` of `seat`'s answer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
+#[serde(deny_unknown_fields)]
 #[ts(rename = "BigCityTradePick")]
 pub struct TradePick {
     pub give: u8,
@@ -90,9 +92,11 @@ pub struct TradePick {
     pub index: u8,
 }
 
-/// One atomic step of a turn.
+/// One atomic step of a turn. A move with a field it does not have is refused:
+/// `deny_unknown_fields` holds for struct variants only, so the variants without
+/// fields are written `Done {}`, not `Done` (same JSON: `{"type":"done"}`).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
-#[serde(tag = "type", rename_all = "snake_case")]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 #[ts(rename = "BigCityMove")]
 pub enum Move {
     /// Starting-city round (F1) or action A4: place a neighborhood tile (G2, G6).
@@ -110,12 +114,12 @@ pub enum Move {
     /// A3: place one streetcar. The second segment of an action is a second move.
     Streetcar { segment: Segment },
     /// Ends an optional step: no second streetcar, or no exchange after a failed trade.
-    Done,
+    Done {},
     /// A5: return these cards to the bottom of their stacks (in this order), then draw.
     /// After a trade without result (A7) at most two cards.
     Exchange { cards: Vec<u8> },
     /// A6.
-    Pass,
+    Pass {},
     /// C5: before the action, discard one useless card face up.
     DiscardUseless { card: u8 },
     /// C4: draw the next card from stack `stack` (1..=8).
@@ -213,11 +217,13 @@ pub struct TradeView {
     /// The offered card faces, only in the offering seat's own view.
     pub offered_cards: Option<Vec<u8>>,
     pub wanted: Vec<u8>,
-    /// Seats that answered so far (answers are revealed when the window closes).
+    /// Seats that answered so far. Who answered is public (the server's awaited
+    /// seats show it too); what, even whether it declined, is not: every answer is
+    /// revealed at once when the window closes.
     pub answered: Vec<u8>,
     /// Seats still to answer.
     pub waiting: Vec<u8>,
-    /// Filled once every answer is in.
+    /// Filled once the window closes (every answer in, or the time out).
     pub answers: Vec<TradeAnswerView>,
 }
 
@@ -354,9 +360,11 @@ pub enum EventKind {
         neighborhoods: Vec<u8>,
         wanted: Vec<u8>,
     },
+    /// A seat answered the offer. Neither the cards nor their number, nor whether
+    /// it declined, is told before the window closes (A7): that is
+    /// [`EventKind::TradeAnswersRevealed`], for every answer at once.
     TradeAnswered {
         seat: u8,
-        count: u8,
     },
     TradeAnswersRevealed {
         answers: Vec<TradeAnswerView>,
@@ -408,6 +416,29 @@ mod tests {
     }
 
     #[test]
+    fn moves_with_unknown_fields_are_refused() {
+        for text in [
+            r#"{"type":"draw","stack":3,"extra":1}"#,
+            r#"{"type":"build","piece":"residence_single","cells":[11],"owner":1}"#,
+            r#"{"type":"streetcar","segment":{"x1":0,"y1":0,"x2":1,"y2":0,"z":1}}"#,
+            r#"{"type":"trade_accept","picks":[{"give":11,"seat":1,"index":0,"x":0}]}"#,
+            r#"{"type":"pass","extra":1}"#,
+            r#"{"type":"done","extra":null}"#,
+        ] {
+            assert!(serde_json::from_str::<Move>(text).is_err(), "{text}");
+        }
+        for text in [
+            r#"{"type":"draw","stack":3}"#,
+            r#"{"type":"streetcar","segment":{"x1":0,"y1":0,"x2":1,"y2":0}}"#,
+            r#"{"type":"trade_accept","picks":[{"give":11,"seat":1,"index":0}]}"#,
+            r#"{"type":"pass"}"#,
+            r#"{"type":"done"}"#,
+        ] {
+            assert!(serde_json::from_str::<Move>(text).is_ok(), "{text}");
+        }
+    }
+
+    #[test]
     fn json_shapes() {
         let m: Move = serde_json::from_str(r#"{"type":"draw","stack":3}"#).unwrap();
         assert_eq!(m, Move::Draw { stack: 3 });
@@ -425,7 +456,7 @@ mod tests {
         assert!(o.trade_cards);
         assert_eq!(o.trade_window_ms, 30_000);
         assert_eq!(
-            serde_json::to_string(&Move::Pass).unwrap(),
+            serde_json::to_string(&Move::Pass {}).unwrap(),
             r#"{"type":"pass"}"#
         );
     }

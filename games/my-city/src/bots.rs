@@ -62,14 +62,14 @@ pub fn greedy(game: &MyCity, seat: Seat, rng: &mut GameRng) -> Option<Move> {
             best.push(*mv);
         }
     }
-    let can_pass = moves.contains(&Move::Pass);
+    let can_pass = moves.contains(&Move::Pass {});
     let place = !best.is_empty() && (best_gain >= -1 || (!can_pass && best_gain >= -4));
     if place {
         rng.choose(&best).copied()
     } else if can_pass {
-        Some(Move::Pass)
+        Some(Move::Pass {})
     } else {
-        Some(Move::EndParticipation)
+        Some(Move::EndParticipation {})
     }
 }
 

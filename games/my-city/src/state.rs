@@ -353,8 +353,8 @@ impl MyCity {
             return Err(Illegal::game_over());
         };
         match *mv {
-            Move::EndParticipation => Ok(None),
-            Move::Pass => {
+            Move::EndParticipation {} => Ok(None),
+            Move::Pass {} => {
                 if color == Color::Church {
                     Err(Illegal::new(
                         "church_cannot_pass",
@@ -396,9 +396,9 @@ impl MyCity {
             }
         }
         if self.can_pass(seat) {
-            moves.push(Move::Pass);
+            moves.push(Move::Pass {});
         }
-        moves.push(Move::EndParticipation);
+        moves.push(Move::EndParticipation {});
         moves
     }
 
@@ -424,9 +424,9 @@ impl MyCity {
         }
         for seat in self.awaiting_seats() {
             let mv = if self.can_pass(seat) {
-                Move::Pass
+                Move::Pass {}
             } else {
-                Move::EndParticipation
+                Move::EndParticipation {}
             };
             self.pending[usize::from(seat)] = Some(Pending {
                 mv,
@@ -459,11 +459,11 @@ impl MyCity {
                     }
                     Action::Place
                 }
-                Move::Pass => {
+                Move::Pass {} => {
                     player.passes += 1;
                     Action::Pass
                 }
-                Move::EndParticipation => {
+                Move::EndParticipation {} => {
                     player.active = false;
                     Action::EndParticipation
                 }

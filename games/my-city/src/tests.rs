@@ -280,7 +280,7 @@ fn ruling_r1_decisions_hidden_until_all_decided() {
     let mut passed = g.clone();
     let events = g.apply(0, &place(5, 0, 0)).expect("legal");
     assert_eq!(events, vec![Event::Decided { seat: 0 }]);
-    assert_eq!(passed.apply(0, &Move::Pass).expect("legal"), events);
+    assert_eq!(passed.apply(0, &Move::Pass {}).expect("legal"), events);
     assert_eq!(g.awaiting().seats, vec![1]);
     assert_eq!(g.awaiting().period, period);
 
@@ -297,7 +297,7 @@ fn ruling_r1_decisions_hidden_until_all_decided() {
 
     // A seat decides once per round.
     let before = g.clone();
-    let err = g.apply(0, &Move::Pass).unwrap_err();
+    let err = g.apply(0, &Move::Pass {}).unwrap_err();
     assert_eq!(err.code, "already_decided");
     assert_eq!(g, before);
     assert!(g.legal_moves(0).is_empty());
@@ -329,21 +329,24 @@ fn ruling_r1_three_choices_and_participation() {
     let mut g = game(2, 4);
     g.set_card(card(1));
     let moves = g.legal_moves(0);
-    assert!(moves.contains(&Move::Pass));
-    assert!(moves.contains(&Move::EndParticipation));
+    assert!(moves.contains(&Move::Pass {}));
+    assert!(moves.contains(&Move::EndParticipation {}));
     assert!(moves.iter().any(|m| matches!(m, Move::Place { .. })));
-    g.apply(0, &Move::EndParticipation).expect("legal");
-    g.apply(1, &Move::Pass).expect("legal");
+    g.apply(0, &Move::EndParticipation {}).expect("legal");
+    g.apply(1, &Move::Pass {}).expect("legal");
     // Seat 0 makes no more decisions; seat 1 goes on alone.
     assert_eq!(g.awaiting().seats, vec![1]);
     assert_eq!(
-        g.apply(0, &Move::Pass).unwrap_err().code,
+        g.apply(0, &Move::Pass {}).unwrap_err().code,
         "participation_ended"
     );
     assert!(g.legal_moves(0).is_empty());
     assert_eq!(g.player(0).unwrap().points(), 10);
     assert_eq!(g.player(1).unwrap().points(), 9);
-    assert_eq!(g.apply(7, &Move::Pass).unwrap_err().code, "not_your_turn");
+    assert_eq!(
+        g.apply(7, &Move::Pass {}).unwrap_err().code,
+        "not_your_turn"
+    );
 }
 
 #[test]
@@ -406,11 +409,11 @@ fn ruling_r3_churches_cannot_be_passed() {
     let mut g = game(2, 8);
     g.set_card(CHURCH_CARD);
     let before = g.clone();
-    let err = g.apply(0, &Move::Pass).unwrap_err();
+    let err = g.apply(0, &Move::Pass {}).unwrap_err();
     assert_eq!(err.code, "church_cannot_pass");
     assert_eq!(g, before);
-    assert!(!g.legal_moves(0).contains(&Move::Pass));
-    assert!(g.legal_moves(0).contains(&Move::EndParticipation));
+    assert!(!g.legal_moves(0).contains(&Move::Pass {}));
+    assert!(g.legal_moves(0).contains(&Move::EndParticipation {}));
     assert!(!g.view(Viewer::Seat(0)).can_pass);
     // A player unable to place it must end participation: the timer does so.
     g.apply(0, &place(6, 0, 0)).expect("legal");
@@ -426,7 +429,7 @@ fn ruling_r4_blocking_card_blocks_next() {
     g.set_card(card(0));
     g.stack_deck(&[Card::Blocking, CHURCH_CARD, card(1), card(2)]);
     let round = g.round();
-    let events = g.apply(0, &Move::Pass).expect("legal");
+    let events = g.apply(0, &Move::Pass {}).expect("legal");
     assert!(events.contains(&Event::CardBlocked { card: CHURCH_CARD }));
     assert!(events.contains(&Event::CardRevealed {
         round: round + 1,
@@ -443,7 +446,7 @@ fn ruling_r4_blocking_card_blocks_next() {
     // Nobody lost a point for the blocked card (only the pass cost one).
     assert_eq!(g.player(0).unwrap().points(), 9);
     // The next reveal clears the blocked card.
-    g.apply(0, &Move::Pass).expect("legal");
+    g.apply(0, &Move::Pass {}).expect("legal");
     assert_eq!(g.current_card(), Some(card(2)));
     assert_eq!(g.view(Viewer::Spectator).blocked, None);
 }
@@ -453,13 +456,13 @@ fn ruling_r4_blocking_card_at_the_end_of_the_deck() {
     let mut g = game(1, 10);
     g.set_card(card(0));
     g.stack_deck(&[Card::Blocking, card(3)]);
-    let events = g.apply(0, &Move::Pass).expect("legal");
+    let events = g.apply(0, &Move::Pass {}).expect("legal");
     assert!(events.contains(&Event::CardBlocked { card: card(3) }));
     assert_eq!(g.end_reason(), Some(EndReason::DeckExhausted));
     let mut g = game(1, 10);
     g.set_card(card(0));
     g.stack_deck(&[Card::Blocking]);
-    g.apply(0, &Move::Pass).expect("legal");
+    g.apply(0, &Move::Pass {}).expect("legal");
     assert_eq!(g.end_reason(), Some(EndReason::DeckExhausted));
 }
 
@@ -495,8 +498,8 @@ fn ruling_r5_gold_to_the_first_in_the_same_round() {
     assert_eq!(g.player(2).unwrap().points(), 10);
     assert!(g.view(Viewer::Spectator).gold_claimed);
     // Seat 2 covers both veins a round later: too late.
-    g.apply(0, &Move::Pass).expect("legal");
-    g.apply(1, &Move::Pass).expect("legal");
+    g.apply(0, &Move::Pass {}).expect("legal");
+    g.apply(1, &Move::Pass {}).expect("legal");
     let events = g.apply(2, &place(7, 5, 1)).expect("legal");
     assert!(!events.iter().any(|e| matches!(e, Event::GoldBonus { .. })));
     assert_eq!(g.player(2).unwrap().points(), 10);
@@ -508,10 +511,10 @@ fn ruling_r5_gold_to_the_first_in_the_same_round() {
 #[test]
 fn ruling_r6_game_ends_when_everyone_ended() {
     let mut g = game(2, 13);
-    g.apply(0, &Move::EndParticipation).expect("legal");
-    g.apply(1, &Move::Pass).expect("legal");
+    g.apply(0, &Move::EndParticipation {}).expect("legal");
+    g.apply(1, &Move::Pass {}).expect("legal");
     assert!(g.outcome().is_none());
-    let events = g.apply(1, &Move::EndParticipation).expect("legal");
+    let events = g.apply(1, &Move::EndParticipation {}).expect("legal");
     assert!(matches!(
         events.last(),
         Some(Event::GameOver {
@@ -521,7 +524,7 @@ fn ruling_r6_game_ends_when_everyone_ended() {
     ));
     assert!(g.outcome().is_some());
     assert!(g.awaiting().seats.is_empty());
-    assert_eq!(g.apply(1, &Move::Pass).unwrap_err().code, "game_over");
+    assert_eq!(g.apply(1, &Move::Pass {}).unwrap_err().code, "game_over");
     assert!(g.view(Viewer::Spectator).game_over);
     assert!(g.view(Viewer::Spectator).card.is_none());
 }
@@ -531,13 +534,13 @@ fn ruling_r6_game_ends_after_the_last_card() {
     let mut g = game(2, 14);
     g.set_card(card(0));
     g.stack_deck(&[card(1)]);
-    g.apply(0, &Move::Pass).expect("legal");
-    g.apply(1, &Move::Pass).expect("legal");
+    g.apply(0, &Move::Pass {}).expect("legal");
+    g.apply(1, &Move::Pass {}).expect("legal");
     assert_eq!(g.current_card(), Some(card(1)));
     assert_eq!(g.deck_count(), 0);
     assert!(g.outcome().is_none());
-    g.apply(0, &Move::Pass).expect("legal");
-    g.apply(1, &Move::Pass).expect("legal");
+    g.apply(0, &Move::Pass {}).expect("legal");
+    g.apply(1, &Move::Pass {}).expect("legal");
     assert_eq!(g.end_reason(), Some(EndReason::DeckExhausted));
     let v = g.view(Viewer::Seat(1));
     assert_eq!(v.final_scores.as_ref().map(Vec::len), Some(2));
@@ -584,7 +587,7 @@ fn ruling_s1_start_at_ten_pass_costs_one_at_once() {
     let mut g = game(1, 16);
     g.set_card(card(0));
     assert_eq!(g.player(0).unwrap().points(), 10);
-    g.apply(0, &Move::Pass).expect("legal");
+    g.apply(0, &Move::Pass {}).expect("legal");
     assert_eq!(g.player(0).unwrap().points(), 9);
     assert_eq!(g.view(Viewer::Seat(0)).players[0].points, 9);
     assert_eq!(g.view(Viewer::Seat(0)).players[0].score.passes, -1);
@@ -593,11 +596,11 @@ fn ruling_s1_start_at_ten_pass_costs_one_at_once() {
     g.set_card(card(1));
     let before = g.clone();
     assert_eq!(
-        g.apply(0, &Move::Pass).unwrap_err().code,
+        g.apply(0, &Move::Pass {}).unwrap_err().code,
         "no_points_to_pass"
     );
     assert_eq!(g, before);
-    assert!(!g.legal_moves(0).contains(&Move::Pass));
+    assert!(!g.legal_moves(0).contains(&Move::Pass {}));
     // Final scores may go below zero: an empty board ends at -80.
     let s = score::breakdown(&fresh());
     assert_eq!(s.total, -80);
@@ -710,14 +713,14 @@ fn ruling_s2_live_and_final_breakdown_in_views() {
     let mut g = game(2, 17);
     g.set_card(card(0));
     g.apply(0, &place(5, 0, 0)).expect("legal");
-    g.apply(1, &Move::Pass).expect("legal");
+    g.apply(1, &Move::Pass {}).expect("legal");
     let v = g.view(Viewer::Spectator);
     assert_eq!(v.players[0].score.residential, 1);
     assert_eq!(v.players[0].score.empty, -94);
     assert_eq!(v.players[1].score.total, -81);
     assert!(v.final_scores.is_none());
-    g.apply(0, &Move::EndParticipation).expect("legal");
-    g.apply(1, &Move::EndParticipation).expect("legal");
+    g.apply(0, &Move::EndParticipation {}).expect("legal");
+    g.apply(1, &Move::EndParticipation {}).expect("legal");
     let v = g.view(Viewer::Spectator);
     let finals = v.final_scores.expect("final scores");
     assert_eq!(finals[0], v.players[0].score);
@@ -744,15 +747,15 @@ fn ruling_s3_tiebreak_row_by_row() {
     let mut g = game(2, 18);
     put(g.player_mut(0), 24, 2, 0, 0);
     put(g.player_mut(1), 24, 1, 5, 0);
-    g.apply(0, &Move::EndParticipation).expect("legal");
-    g.apply(1, &Move::EndParticipation).expect("legal");
+    g.apply(0, &Move::EndParticipation {}).expect("legal");
+    g.apply(1, &Move::EndParticipation {}).expect("legal");
     let out = g.outcome().expect("over");
     assert_eq!(out.scores, vec![-79, -79]);
     assert_eq!(out.winners, vec![0]);
     // Still equal: shared win.
     let mut g = game(2, 19);
-    g.apply(0, &Move::EndParticipation).expect("legal");
-    g.apply(1, &Move::EndParticipation).expect("legal");
+    g.apply(0, &Move::EndParticipation {}).expect("legal");
+    g.apply(1, &Move::EndParticipation {}).expect("legal");
     assert_eq!(g.outcome().expect("over").winners, vec![0, 1]);
 }
 
@@ -772,8 +775,8 @@ fn ruling_s3_tiebreak_counts_empty_light_green_spaces_only() {
         score::empty_by_row(g.player(0).unwrap()),
         score::empty_by_row(g.player(1).unwrap())
     );
-    g.apply(0, &Move::EndParticipation).expect("legal");
-    g.apply(1, &Move::EndParticipation).expect("legal");
+    g.apply(0, &Move::EndParticipation {}).expect("legal");
+    g.apply(1, &Move::EndParticipation {}).expect("legal");
     let out = g.outcome().expect("over");
     assert_eq!(out.scores, vec![-81, -81]);
     assert_eq!(out.winners, vec![0, 1], "a shared win, not seat 0's");
@@ -858,12 +861,29 @@ fn typescript_names_carry_the_game_prefix() {
 }
 
 #[test]
+fn moves_with_unknown_fields_are_refused() {
+    for text in [
+        r#"{"type":"place","x":5,"y":0,"rotation":1,"seat":1}"#,
+        r#"{"type":"pass","extra":1}"#,
+        r#"{"type":"end_participation","extra":null}"#,
+    ] {
+        assert!(serde_json::from_str::<Move>(text).is_err(), "{text}");
+    }
+    let mv: Move = serde_json::from_str(r#"{"type":"pass"}"#).expect("pass parses");
+    assert_eq!(mv, Move::Pass {});
+    assert_eq!(
+        serde_json::to_string(&Move::Pass {}).expect("JSON"),
+        r#"{"type":"pass"}"#
+    );
+}
+
+#[test]
 fn wire_shapes_in_json() {
     let mv: Move =
         serde_json::from_str(r#"{"type":"place","x":5,"y":0,"rotation":1}"#).expect("place parses");
     assert_eq!(mv, place(5, 0, 1));
     let mv: Move = serde_json::from_str(r#"{"type":"end_participation"}"#).expect("end parses");
-    assert_eq!(mv, Move::EndParticipation);
+    assert_eq!(mv, Move::EndParticipation {});
     let options: Options = serde_json::from_str("{}").expect("options parse");
     assert_eq!(options, Options {});
     let json = serde_json::to_value(CHURCH_CARD).expect("card");

@@ -13,19 +13,21 @@ use ts_rs::TS;
 #[serde(default)]
 pub struct Options {}
 
-/// A seat's decision for the revealed card (ruling R1).
+/// A seat's decision for the revealed card (ruling R1). A move with a field it
+/// does not have is refused: `deny_unknown_fields` holds for struct variants only,
+/// so the variants without fields are written `Pass {}` (JSON `{"type":"pass"}`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
 #[ts(rename = "MyCityMove")]
-#[serde(tag = "type", rename_all = "snake_case")]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum Move {
     /// Place the revealed building. `rotation` is the number of quarter turns
     /// clockwise from the printed shape (0-3); `(x, y)` is where the top-left
     /// corner of the rotated shape's bounding box goes.
     Place { x: u8, y: u8, rotation: u8 },
     /// Do not build this card; costs 1 point (not allowed for churches or at 0 points).
-    Pass,
+    Pass {},
     /// Stop playing for the rest of the game, without penalty.
-    EndParticipation,
+    EndParticipation {},
 }
 
 /// Terrain of a cell (ruling B1).

@@ -17,8 +17,8 @@ fn viewers(seats: u8) -> Vec<Viewer> {
 
 fn random_move(rng: &mut GameRng) -> Move {
     match rng.below(10) {
-        0 => Move::Pass,
-        1 => Move::EndParticipation,
+        0 => Move::Pass {},
+        1 => Move::EndParticipation {},
         _ => Move::Place {
             x: rng.below(256) as u8,
             y: rng.below(256) as u8,
@@ -54,7 +54,7 @@ fn check_game(seats: u8, seed: u64, bot_seed: u64, timeout_one_in: usize, greedy
             if !awaiting.includes(seat) {
                 assert!(game.legal_moves(seat).is_empty());
                 let mut probe = game.clone();
-                assert!(probe.apply(seat, &Move::EndParticipation).is_err());
+                assert!(probe.apply(seat, &Move::EndParticipation {}).is_err());
                 assert_eq!(probe, game);
             }
         }
@@ -71,13 +71,13 @@ fn check_game(seats: u8, seed: u64, bot_seed: u64, timeout_one_in: usize, greedy
 
         let seat: Seat = *rng.choose(&awaiting.seats).expect("someone");
         let legal = game.legal_moves(seat);
-        assert!(legal.contains(&Move::EndParticipation));
+        assert!(legal.contains(&Move::EndParticipation {}));
 
         // `apply` accepts exactly the listed moves, and refusals leave the state
         // untouched: every listed move at every step, plus pass and end, plus the
         // whole on-board move space at one step in four.
         let mut space = legal.clone();
-        space.extend([Move::Pass, Move::EndParticipation]);
+        space.extend([Move::Pass {}, Move::EndParticipation {}]);
         let whole_space = rng.below(4) == 0;
         for rotation in (0..4u8).filter(|_| whole_space) {
             for y in 0..11u8 {

@@ -17,6 +17,7 @@ pub struct Options {}
 /// Mark cell `cell` (0..9, row by row).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[ts(rename = "TicTacToeMove")]
+#[serde(deny_unknown_fields)]
 pub struct Move {
     pub cell: u8,
 }
@@ -201,6 +202,14 @@ impl Game for TicTacToe {
 mod tests {
     use super::*;
     use engine::{Entry, play_out, replay};
+
+    #[test]
+    fn moves_with_unknown_fields_are_refused() {
+        let refused = serde_json::from_str::<Move>(r#"{"cell":4,"seat":1}"#);
+        assert!(refused.is_err());
+        let mv: Move = serde_json::from_str(r#"{"cell":4}"#).expect("a move");
+        assert_eq!(mv, Move { cell: 4 });
+    }
 
     fn setup(seed: u64) -> Setup<Options> {
         Setup {
