@@ -314,6 +314,13 @@ async fn record(
     Path(code): Path<String>,
     ConnectInfo(addr): ConnectInfo<SocketAddr>,
 ) -> Result<Response, ApiErr> {
+    if !app.may_fetch_record(addr.ip()) {
+        return Err(ApiErr::new(
+            StatusCode::TOO_MANY_REQUESTS,
+            ErrorCode::RateLimited,
+            "Too many replays from your address. Wait a minute.",
+        ));
+    }
     let row = find(&app, &code, addr).await?;
     let kind = app.0.games.get(&row.game).ok_or_else(ApiErr::try_again)?;
     match app

@@ -79,6 +79,9 @@ pub struct Config {
     /// (0: no limit).
     pub table_burst: f64,
     pub tables_per_minute: f64,
+    /// Game records one address may fetch per minute, after a first 20 (0: no
+    /// limit).
+    pub records_per_minute: f64,
     /// How long a table stays in its lobby, with no game ever started and no
     /// change, before it is deleted as abandoned.
     pub abandoned_table: Duration,
@@ -104,6 +107,7 @@ impl Default for Config {
             metrics_token: None,
             table_burst: 10.0,
             tables_per_minute: 1.0,
+            records_per_minute: 10.0,
             idle_room: IDLE_ROOM,
             abandoned_table: ABANDONED_TABLE,
         }
@@ -127,6 +131,18 @@ pub const LOBBY_PAGE: usize = 50;
 const ROOM_INBOX: usize = 256;
 /// Messages queued for one connection before it is considered too slow and closed.
 pub const OUT_QUEUE: usize = 256;
+/// New connections one address may open at once, then per second. A page load
+/// opens a handful; only floods come near. (No limit with
+/// `max_connections_per_address` 0, as for benchmarks.)
+const ACCEPT_BURST: f64 = 400.0;
+const ACCEPTS_PER_SECOND: f64 = 40.0;
+/// Messages all the sockets of one address may send at once, then per second:
+/// a classroom behind one address plays well within it, one client opening
+/// many sockets cannot multiply the per-connection rate.
+const ADDRESS_MESSAGE_BURST: f64 = 400.0;
+const ADDRESS_MESSAGES_PER_SECOND: f64 = 200.0;
+/// Record requests one address may make at once (then [`Config::records_per_minute`]).
+const RECORD_BURST: f64 = 20.0;
 /// Failed code lookups per IP address per minute before its lookups are slowed.
 const MAX_MISSES_PER_MINUTE: u32 = 30;
 /// The wait of each lookup from an address that guesses codes.
@@ -149,7 +165,13 @@ pub struct Shared {
     /// Open connections per address.
     open_per_address: Arc<Mutex<HashMap<IpAddr, usize>>>,
     /// Table creation budget per address.
-    creations: Mutex<HashMap<IpAddr, Bucket>>,
+    creations: AddressBudget,
+    /// Record requests budget per address.
+    record_fetches: AddressBudget,
+    /// New connections per address.
+    accepts: AddressBudget,
+    /// WebSocket messages per address, all its connections together.
+    pub(crate) messages: AddressBudget,
     next_conn: AtomicU64,
 }
 
@@ -209,6 +231,42 @@ pub fn now_ms() -> i64 {
         .unwrap_or(0)
 }
 
+/// A token bucket per address: `burst` tokens, refilled at `per_minute` (no
+/// limit when that is 0).
+pub struct AddressBudget {
+    burst: f64,
+    per_minute: f64,
+    buckets: Mutex<HashMap<IpAddr, Bucket>>,
+}
+
+impl AddressBudget {
+    pub fn new(burst: f64, per_minute: f64) -> AddressBudget {
+        AddressBudget {
+            burst,
+            per_minute,
+            buckets: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// Takes a token from `ip`'s bucket if it has one.
+    pub fn take(&self, ip: IpAddr) -> bool {
+        if self.per_minute <= 0.0 {
+            return true;
+        }
+        let Ok(mut buckets) = self.buckets.lock() else {
+            return false;
+        };
+        if buckets.len() > 100_000 {
+            // Addresses whose budget is whole again need no entry.
+            buckets.retain(|_, b| !b.is_full());
+        }
+        buckets
+            .entry(ip)
+            .or_insert_with(|| Bucket::new(self.burst, self.per_minute / 60.0))
+            .take()
+    }
+}
+
 /// A token bucket: `burst` tokens, refilled at `per_second`.
 pub struct Bucket {
     tokens: f64,
@@ -249,6 +307,15 @@ impl Bucket {
 
 impl AppState {
     pub fn new(db: Arc<dyn Db>, config: Config) -> AppState {
+        let creations = AddressBudget::new(config.table_burst, config.tables_per_minute);
+        let record_fetches = AddressBudget::new(RECORD_BURST, config.records_per_minute);
+        let unlimited = config.max_connections_per_address == 0;
+        let per_minute = |n: f64| if unlimited { 0.0 } else { n * 60.0 };
+        let accepts = AddressBudget::new(ACCEPT_BURST, per_minute(ACCEPTS_PER_SECOND));
+        let messages = AddressBudget::new(
+            ADDRESS_MESSAGE_BURST,
+            per_minute(ADDRESS_MESSAGES_PER_SECOND),
+        );
         AppState(Arc::new(Shared {
             db,
             games: Registry::all(),
@@ -259,7 +326,10 @@ impl AppState {
             misses: Mutex::new(HashMap::new()),
             records: records::Records::default(),
             open_per_address: Arc::default(),
-            creations: Mutex::new(HashMap::new()),
+            creations,
+            record_fetches,
+            accepts,
+            messages,
             next_conn: AtomicU64::new(1),
         }))
     }
@@ -376,21 +446,13 @@ impl AppState {
 
     /// Takes one table creation from the address's budget.
     fn may_create_table(&self, ip: IpAddr) -> bool {
-        let config = &self.0.config;
-        if config.tables_per_minute <= 0.0 {
-            return true;
-        }
-        let Ok(mut creations) = self.0.creations.lock() else {
-            return false;
-        };
-        if creations.len() > 100_000 {
-            // Addresses whose budget is whole again need no entry.
-            creations.retain(|_, b| !b.is_full());
-        }
-        creations
-            .entry(ip)
-            .or_insert_with(|| Bucket::new(config.table_burst, config.tables_per_minute / 60.0))
-            .take()
+        self.0.creations.take(ip)
+    }
+
+    /// Takes one record request from the address's budget: a record can be
+    /// megabytes to send, and a person watches a replay now and then.
+    fn may_fetch_record(&self, ip: IpAddr) -> bool {
+        self.0.record_fetches.take(ip)
     }
 
     /// Counts a miss; the address's turn if it is to be slowed.

@@ -1,6 +1,8 @@
 //! Accepting TCP connections.
 //!
-//! Every connection, plain HTTP or WebSocket, holds one of its address's places
+//! An address may open connections at a bounded rate (a burst of 400, then 40 a
+//! second); faster ones are closed at once, unanswered. Every connection, plain
+//! HTTP or WebSocket, holds one of its address's places
 //! (`MAX_CONNECTIONS_PER_ADDRESS`) from accept to close: a WebSocket takes over
 //! the place of the connection it was upgraded from. A connection must send a
 //! request's headers within `header_timeout`, so sockets that say nothing
@@ -69,6 +71,12 @@ pub async fn serve(
             },
             () = &mut shutdown => break,
         };
+        if !app.0.accepts.take(addr.ip()) {
+            // An address opening connections faster than any page or client
+            // needs: dropped before any work is spent on it.
+            app.0.metrics.refused_connections.inc();
+            continue;
+        }
         let Some(slot) = app.address_slot(addr.ip()) else {
             app.0.metrics.refused_connections.inc();
             if let Ok(permit) = Arc::clone(&refusals).try_acquire_owned() {

@@ -4,7 +4,8 @@
 //! `memory:` keeps everything in memory, for benchmarks only),
 //! `DATA_DIR` (`./data`), `BOT_DELAY_MS` (700), `MAX_CONNECTIONS_PER_ADDRESS`
 //! (256; 0 for no limit), `TABLES_PER_MINUTE` (1 after a burst of 10; 0 for no
-//! limit), `IDLE_ROOM_SECS` (900), `ALLOWED_ORIGINS` (comma-separated),
+//! limit), `RECORDS_PER_MINUTE` (10 after a burst of 20; 0 for no limit),
+//! `IDLE_ROOM_SECS` (900), `ALLOWED_ORIGINS` (comma-separated),
 //! `METRICS_TOKEN`, `RUST_LOG` (`info`).
 //! Flags override them: `--port`, `--database-url`, `--data-dir`, `--bot-delay-ms`,
 //! `--max-connections-per-address`, `--tables-per-minute`, `--idle-room-secs`.
@@ -57,6 +58,9 @@ async fn main() {
     }
     if let Ok(n) = std::env::var("TABLES_PER_MINUTE") {
         config.tables_per_minute = parse("TABLES_PER_MINUTE", &n);
+    }
+    if let Ok(n) = std::env::var("RECORDS_PER_MINUTE") {
+        config.records_per_minute = parse("RECORDS_PER_MINUTE", &n);
     }
     if let Ok(origins) = std::env::var("ALLOWED_ORIGINS") {
         config.allowed_origins = origins

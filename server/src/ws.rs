@@ -73,7 +73,7 @@ async fn upgrade(
         .max_message_size(MAX_FRAME_BYTES * 4)
         .max_frame_size(MAX_FRAME_BYTES * 4)
         .on_upgrade(move |socket| async move {
-            connection(app, room, socket).await;
+            connection(app, room, socket, addr.ip()).await;
             drop(slot);
         })
 }
@@ -82,6 +82,7 @@ async fn connection(
     app: AppState,
     (room, spectator_link): (mpsc::Sender<RoomMsg>, bool),
     socket: WebSocket,
+    ip: std::net::IpAddr,
 ) {
     let conn = app.next_conn();
     let (mut sink, mut stream) = socket.split();
@@ -180,7 +181,7 @@ async fn connection(
             );
             break;
         }
-        if !bucket.take() {
+        if !bucket.take() || !app.0.messages.take(ip) {
             strikes += 1;
             if strikes > MAX_STRIKES {
                 break;

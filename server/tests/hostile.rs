@@ -500,3 +500,22 @@ async fn abandoned_tables_are_deleted(db: &TestDb) {
     srv.stop().await;
 }
 both_stores!(abandoned, abandoned_tables_are_deleted);
+
+/// Records are heavy to send: one address may fetch 20, then a few a minute.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn record_fetches_are_budgeted() {
+    let db = TestDb::sqlite();
+    let config = server::Config {
+        records_per_minute: 1.0,
+        ..support::test_config()
+    };
+    let srv = TestServer::start_config(&db, config).await;
+    let (invite, _, _) = srv.create_table("tic-tac-toe", 2, false).await;
+    for _ in 0..20 {
+        let (status, _) = srv.get(&format!("/api/tables/{invite}/record")).await;
+        assert_eq!(status, 409, "no game yet");
+    }
+    let (status, body) = srv.get(&format!("/api/tables/{invite}/record")).await;
+    assert_eq!((status, body["code"].as_str()), (429, Some("rate_limited")));
+    srv.stop().await;
+}

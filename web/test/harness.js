@@ -48,8 +48,9 @@ export async function startServer(extraEnv = {}) {
   let port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'citytable-e2e-'));
   let output = '';
-  // Test files create many tables from one address; the server's own tests check that budget.
-  const env = { ...process.env, PORT: String(port), DATA_DIR: dataDir, RUST_LOG: process.env.RUST_LOG ?? 'warn', TABLES_PER_MINUTE: '0', ...extraEnv };
+  // Test files create many tables and fetch many records from one address; the
+  // server's own tests check those budgets.
+  const env = { ...process.env, PORT: String(port), DATA_DIR: dataDir, RUST_LOG: process.env.RUST_LOG ?? 'warn', TABLES_PER_MINUTE: '0', RECORDS_PER_MINUTE: '0', ...extraEnv };
   delete env.DATABASE_URL;
   let url = `http://127.0.0.1:${port}`;
   /** @type {import('node:child_process').ChildProcess} */

@@ -345,6 +345,7 @@ impl Proc {
             .env("DATA_DIR", data_dir)
             .env("BOT_DELAY_MS", bot_delay_ms.to_string())
             .env("TABLES_PER_MINUTE", "0")
+            .env("RECORDS_PER_MINUTE", "0")
             .env("DATABASE_URL", database_url.unwrap_or(""))
             .env_remove("RUST_LOG")
             .env("NO_COLOR", "1")

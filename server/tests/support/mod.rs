@@ -111,6 +111,7 @@ pub fn test_config() -> Config {
         bot_delay: Duration::ZERO,
         // Tests create many tables from one address; hostile.rs checks the budget.
         tables_per_minute: 0.0,
+        records_per_minute: 0.0,
         ..Config::default()
     }
 }
