@@ -7,11 +7,12 @@
 # prints the server's peak resident memory and the ordinary tables' latencies.
 #
 #   reliability/hostile.sh                      # PLAY_SECONDS=30 RATE=500
+#   FEATURES=server/mimalloc reliability/hostile.sh   # the server on mimalloc
 set -euo pipefail
 cd "$(dirname "$0")/.."
 TARGET_DIR="${CARGO_TARGET_DIR:-$PWD/target}"
 BIN="$TARGET_DIR/release"
-cargo build --release --locked -p server -p loadgen -p reliability --bins
+cargo build --release --locked -p server -p loadgen -p reliability --bins ${FEATURES:+--features "$FEATURES"}
 ulimit -n 200000 2>/dev/null || ulimit -n "$(ulimit -Hn)"
 PLAY="${PLAY_SECONDS:-30}"; RATE="${RATE:-500}"; PORT="${PORT:-18180}"
 OUT="${OUT:-reliability/results/hostile-$(date +%F)}"
@@ -48,7 +49,11 @@ scenario() { # quiet | attack
     --server-pid "$pid" --sources "$SOURCES" --label "$mode" --out "$OUT/$mode.jsonl" \
     | tee "$OUT/$mode.txt"
   [ -z "$apid" ] || wait "$apid"
-  echo "$mode: server peak resident memory $(awk '/VmHWM/ {print $2, $3}' "/proc/$pid/status")" \
+  sleep 5
+  local heap
+  heap=$(curl -s "http://127.0.0.1:$PORT/metrics" | awk '/^citytable_heap_in_use_bytes/ {printf "%.1f MiB", $2 / 1048576}')
+  echo "$mode: server peak resident memory $(awk '/VmHWM/ {print $2, $3}' "/proc/$pid/status");" \
+    "5 s after: resident $(awk '/VmRSS/ {print $2, $3}' "/proc/$pid/status"), heap in use ${heap:-?}" \
     | tee -a "$OUT/summary.txt"
   kill "$pid"; wait "$pid" 2>/dev/null || true
   rm -rf "$dir"

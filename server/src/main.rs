@@ -14,6 +14,10 @@ use std::time::Duration;
 
 use server::Config;
 
+#[cfg(feature = "mimalloc")]
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn usage() -> ! {
     eprintln!(
         "usage: citytable [--port N] [--database-url URL] [--data-dir DIR] [--bot-delay-ms N] [--max-connections-per-address N] [--tables-per-minute N] [--idle-room-secs N]"

@@ -133,7 +133,7 @@ pub struct HeapStats {
 /// glibc's `mallinfo2`: it walks every arena under its lock, so it is read when
 /// metrics are scraped, never per allocation. Resident memory that grows while
 /// `in_use` stays level is fragmentation, not state kept alive.
-#[cfg(all(target_os = "linux", target_env = "gnu"))]
+#[cfg(all(target_os = "linux", target_env = "gnu", not(feature = "mimalloc")))]
 pub fn heap_stats() -> Option<HeapStats> {
     // SAFETY: mallinfo2 takes no arguments and only reads allocator state.
     let info = unsafe { libc::mallinfo2() };
@@ -143,7 +143,7 @@ pub fn heap_stats() -> Option<HeapStats> {
     })
 }
 
-#[cfg(not(all(target_os = "linux", target_env = "gnu")))]
+#[cfg(not(all(target_os = "linux", target_env = "gnu", not(feature = "mimalloc"))))]
 pub fn heap_stats() -> Option<HeapStats> {
     None
 }
