@@ -1,10 +1,13 @@
 //! One WebSocket connection to a table: `/ws/{code}`.
 //!
-//! A reader task decodes client frames (size limit, rate limit, JSON shape) and
-//! forwards valid messages to the room's inbox; a writer task drains the
-//! connection's bounded outgoing queue. The room pushes with `try_send`, so a
-//! client that does not read cannot slow the room down: when its queue is full the
-//! room tells the writer to close, and the client resyncs when it reconnects.
+//! A reader task decodes client frames (size limit, rate limits per connection and
+//! per address, JSON shape, `hello` within `hello_timeout`) and forwards valid
+//! messages to the room's inbox; a writer task drains the connection's bounded
+//! outgoing queue. The room pushes with `try_send`, so a client that does not read
+//! cannot slow the room down: when its queue is full the room tells the writer to
+//! close, and the client resyncs when it reconnects. A write the socket does not
+//! take within `write_timeout` ends the writer too, so a stalled socket never holds
+//! its queue.
 
 use std::net::SocketAddr;
 use std::sync::Arc;
