@@ -3,9 +3,9 @@
 import { h, mount, toast } from './dom.js';
 import { t } from './i18n.js';
 import * as api from './api.js';
-import { getName, setToken } from './store.js';
+import { getName, setName, setToken } from './store.js';
 import { gameUI } from './games/index.js';
-import { nameForm, optionsEditor, timerChoices } from './widgets.js';
+import { MAX_NAME, nameForm, optionsEditor, timerChoices } from './widgets.js';
 import { pieceBadge } from './games/bigcity/board.js';
 import { SEAT_COLORS } from './games/index.js';
 
@@ -193,11 +193,18 @@ export function showHome(root, go) {
 
   form.addEventListener('submit', async (e) => {
     e.preventDefault();
-    const name = getName();
+    let name = getName();
     if (!name) {
-      toast(t('name.required'));
-      document.getElementById('name-input')?.focus();
-      return;
+      // A name typed but not saved with its button is meant all the same.
+      const typed = /** @type {HTMLInputElement | null} */ (document.getElementById('name-input'));
+      name = typed?.value.trim().slice(0, MAX_NAME) ?? '';
+      if (!name) {
+        toast(t('name.required'));
+        typed?.focus();
+        return;
+      }
+      setName(name);
+      renderName();
     }
     try {
       const created = await api.createTable({ game: gameId, settings, name });

@@ -90,6 +90,10 @@ const STRINGS = {
     'table.winners': '{names} share the win!',
     'table.final_scores': 'Final scores',
     'table.replay': 'Replay',
+    'table.replay_first': 'First move',
+    'table.replay_play': 'Play the moves',
+    'table.replay_prev': 'Previous move',
+    'table.replay_next': 'Next move',
     'table.replay_step': 'Step {i} of {n}',
     'table.replay_close': 'Back to the table',
     'table.replay_unavailable': 'The replay is not available yet.',
@@ -210,6 +214,10 @@ const STRINGS = {
     'table.winners': '{names} gagnent ensemble !',
     'table.final_scores': 'Scores finaux',
     'table.replay': 'Revoir la partie',
+    'table.replay_first': 'Premier coup',
+    'table.replay_play': 'Dérouler les coups',
+    'table.replay_prev': 'Coup précédent',
+    'table.replay_next': 'Coup suivant',
     'table.replay_step': 'Étape {i} sur {n}',
     'table.replay_close': 'Retour à la table',
     'table.replay_unavailable': "Le déroulé de la partie n'est pas encore disponible.",
@@ -307,6 +315,15 @@ export function t(key, params) {
   const template = STRINGS[lang][key] ?? STRINGS.en[key] ?? key;
   if (!params) return template;
   return template.replace(/\{(\w+)\}/g, (m, name) => (name in params ? String(params[name]) : m));
+}
+
+/**
+ * "Label: " as the language writes it: French puts a narrow no-break space
+ * before the colon.
+ * @param {string} label
+ */
+export function labelled(label) {
+  return lang === 'fr' ? `${label}\u202f: ` : `${label}: `;
 }
 
 /**

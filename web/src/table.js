@@ -2,7 +2,7 @@
 // game's board (or the lobby before the start, the result and replay after).
 
 import { h, mount, toast } from './dom.js';
-import { t, has, joinNames } from './i18n.js';
+import { t, has, joinNames, labelled } from './i18n.js';
 import * as api from './api.js';
 import { TableConn } from './conn.js';
 import { loadLog, saveLog, withEvents } from './gamelog.js';
@@ -658,7 +658,7 @@ export function showTable(root, code, go) {
     return h(
       'ul',
       { class: 'summary', id: 'settings-summary' },
-      h('li', null, `${t('home.seats')}: ${tbl.settings.seats}`),
+      h('li', null, `${labelled(t('home.seats'))}${tbl.settings.seats}`),
       h('li', null, `${t('home.timer')}: ${timer}`),
       fields.length ? h('li', null, `${t('home.variants')}: ${on.length ? on.join('; ') : t('table.no_variant')}`) : null,
       h('li', null, tbl.settings.spectators_allowed ? t('home.spectators') : t('table.no_spectators')),
@@ -711,7 +711,7 @@ export function showTable(root, code, go) {
       toast(err instanceof api.ApiError && err.status === 404 ? t('table.replay_unavailable') : errText(err));
       return;
     }
-    const looks = record.names.map((name, seat) => ({ seat, name, color: SEAT_COLORS[seat % SEAT_COLORS.length] }));
+    const looks = record.names.map((name, seat) => ({ seat, name: replayName(name, seat), color: SEAT_COLORS[seat % SEAT_COLORS.length] }));
     const replayBoard = ui.createBoard({ send: () => {}, askLegal: () => {}, warn: () => {} });
     const viewAt = replayViews(record);
     const last = record.patches.length;
@@ -723,7 +723,7 @@ export function showTable(root, code, go) {
     );
     /** @type {ReturnType<typeof setInterval> | null} */
     let playing = null;
-    const playBtn = h('button', { id: 'replay-play', onclick: () => togglePlay() }, '▶');
+    const playBtn = h('button', { id: 'replay-play', onclick: () => togglePlay(), 'aria-label': t('table.replay_play') }, '▶');
     const overlay = h(
       'div',
       { class: 'overlay', id: 'replay' },
@@ -739,10 +739,10 @@ export function showTable(root, code, go) {
         h(
           'div',
           { class: 'replay-controls' },
-          h('button', { id: 'replay-first', onclick: () => show(0), 'aria-label': 'first' }, '|◀'),
-          h('button', { id: 'replay-prev', onclick: () => show(step - 1), 'aria-label': 'previous' }, '◀'),
+          h('button', { id: 'replay-first', onclick: () => show(0), 'aria-label': t('table.replay_first') }, '|◀'),
+          h('button', { id: 'replay-prev', onclick: () => show(step - 1), 'aria-label': t('table.replay_prev') }, '◀'),
           playBtn,
-          h('button', { id: 'replay-next', onclick: () => show(step + 1), 'aria-label': 'next' }, '▶▶'),
+          h('button', { id: 'replay-next', onclick: () => show(step + 1), 'aria-label': t('table.replay_next') }, '▶▶'),
           slider,
           counter,
         ),
@@ -752,6 +752,8 @@ export function showTable(root, code, go) {
     );
     document.body.append(overlay);
     const onKey = (/** @type {KeyboardEvent} */ e) => {
+      // The focused slider moves itself on arrow keys (and says so through oninput).
+      if (e.target === slider && (e.key === 'ArrowRight' || e.key === 'ArrowLeft')) return;
       if (e.key === 'ArrowRight') show(step + 1);
       else if (e.key === 'ArrowLeft') show(step - 1);
       else if (e.key === 'Escape') close();
@@ -803,6 +805,17 @@ export function showTable(root, code, go) {
     board?.destroy?.();
     document.getElementById('replay')?.remove();
   };
+}
+
+/**
+ * A seat's name in a replay: the record keeps the server's names of bots
+ * ("Bot (greedy)"); they read as the table calls them ("Bot (strong) 2").
+ * @param {string} name
+ * @param {number} seat
+ */
+function replayName(name, seat) {
+  const bot = /^Bot \((random|greedy)\)$/.exec(name);
+  return bot ? `${t('table.bot', { level: t(`bot.${bot[1]}`) })} ${seat + 1}` : name;
 }
 
 /**

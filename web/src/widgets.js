@@ -5,7 +5,8 @@ import { t, has } from './i18n.js';
 import { getName, setName } from './store.js';
 import { gameUI } from './games/index.js';
 
-const MAX_NAME = 24;
+/** Characters of a display name (the server's `MAX_NAME_CHARS`). */
+export const MAX_NAME = 24;
 
 /**
  * The display-name form.

@@ -192,6 +192,32 @@ test('trade variant: the offering player picks an answer card', async () => {
   await ctx.close();
 });
 
+test('trade variant: a declined answer says so; the turn prompt offers a trade; French colons', async () => {
+  const { page, errors, ctx } = await open('bigcity-trade-accept', 'player');
+  await page.evaluate(() => {
+    const w = /** @type {any} */ (window);
+    const view = structuredClone(w.data.view);
+    view.trade.answers[0].neighborhoods = [];
+    w.show(view);
+  });
+  const answers = await page.$$eval('#bc-trade .answers li', (lis) => lis.map((li) => li.textContent ?? ''));
+  assert.match(answers[0], /: declined/);
+  assert.equal(await page.locator('#bc-trade [data-pick]').count(), 2, 'only the real answer has cards');
+  await ctx.close();
+  const mid = await open('bigcity-mid', 'player');
+  await mid.page.evaluate(() => {
+    const w = /** @type {any} */ (window);
+    w.show({ ...w.data.view, options: { ...w.data.view.options, trade_cards: true } });
+  });
+  assert.match((await mid.page.textContent('#bc-status')) ?? '', /offer a trade/);
+  await mid.ctx.close();
+  const fr = await open('bigcity-mid', 'player', { locale: 'fr-FR' });
+  assert.match((await fr.page.textContent('#unplaced')) ?? '', /Quartiers à poser\u202f: /);
+  assert.equal(await fr.page.getAttribute('#city', 'aria-label'), 'La ville');
+  assert.deepEqual([...errors, ...mid.errors, ...fr.errors], []);
+  await fr.ctx.close();
+});
+
 test('on a touch screen: tap a spot to preview the tile, tap the preview to rotate it', async () => {
   const { page, errors, ctx } = await open('bigcity-start', 'player', { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
   const box = await page.locator('svg.city .tile-spot .spot-area').first().boundingBox();

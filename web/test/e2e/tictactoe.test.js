@@ -192,6 +192,21 @@ test('a public table with a turn timer, listed on the home page; the host plays 
     await ana.page.waitForFunction((n) => document.querySelectorAll('.ttt-cell:not([data-owner=""])').length > n || document.querySelector('#game-result h2'), 9 - free.length);
   }
   await ana.page.waitForSelector('#game-result h2');
+  // The replay names the bot as the table does, and a focused slider's arrow key
+  // moves one step, not two.
+  await ana.page.click('#replay-button');
+  await ana.page.waitForSelector('#replay-slider');
+  await ana.page.click('#replay-first');
+  await ana.page.focus('#replay-slider');
+  const captions = [];
+  for (const step of ['1', '2']) {
+    await ana.page.keyboard.press('ArrowRight');
+    assert.equal(await ana.page.inputValue('#replay-slider'), step);
+    assert.match((await ana.page.textContent('#replay-counter')) ?? '', new RegExp(`\\b${step}\\b`));
+    captions.push((await ana.page.textContent('#replay-caption')) ?? '');
+  }
+  assert.ok(captions.some((c) => /Bot \(easy\) 2/.test(c)), `the bot's move is named: ${captions}`);
+  await ana.page.click('#replay-close');
   assert.deepEqual(ana.errors, []);
   await ana.ctx.close();
 });
@@ -210,6 +225,17 @@ test('the language follows the browser and the switch changes it', async () => {
   assert.match((await fr.page.textContent('#create h2')) ?? '', /Create a table/, 'the choice is remembered');
   assert.deepEqual(fr.errors, []);
   await fr.ctx.close();
+});
+
+test('a name typed but not saved is used to create a table', async () => {
+  const p = await browser.person();
+  await p.page.goto(server.url);
+  await p.page.locator('#name-input').fill('Zoé');
+  await createTable(p.page, { game: 'tic-tac-toe' });
+  assert.match((await p.page.textContent('#lobby')) ?? '', /Zoé/);
+  assert.equal(await p.page.locator('.toast').count(), 0, 'no "choose a name" message');
+  assert.deepEqual(p.errors, []);
+  await p.ctx.close();
 });
 
 test('a wrong link says so', async () => {

@@ -3,7 +3,7 @@
 // the footprint and its score, the hand, the stacks, the supply and opponents' backs.
 
 import { h, s } from '../../dom.js';
-import { t, joinNames } from '../../i18n.js';
+import { t, joinNames, labelled } from '../../i18n.js';
 import { pieceIcon, HOOD_COLORS, HOOD_DARK, PARK_FILL, FACTORY_FILL } from './icons.js';
 import { tileCells, tileSize, SPECIAL_CARDS, isSpecialCard, pieceKind, segKey, previewScore } from './rules.js';
 
@@ -380,7 +380,9 @@ export function createBigCityBoard(ctx) {
     else if (ph.type === 'trade_answers' && me) text = t('ph.trade_answers_me');
     else if (ph.type === 'trade_answers' && state?.mySeat === ph.seat) text = t('ph.trade_answers_wait');
     else {
-      const key = `ph.${ph.type}${me ? '_me' : ''}`;
+      // The trade variant's offer is one more choice of the turn: the prompt says so.
+      const trade = ph.type === 'action' && me && v.options.trade_cards ? '_trade' : '';
+      const key = `ph.${ph.type}${me ? '_me' : ''}${trade}`;
       text = t(key, { name: seatName(seat), hoods, n: 'remaining' in ph ? ph.remaining : 0 });
     }
     el.dataset.phase = ph.type;
@@ -426,7 +428,7 @@ export function createBigCityBoard(ctx) {
         class: 'city',
         id: 'city',
         role: 'img',
-        'aria-label': 'city',
+        'aria-label': t('ui.city_label'),
         style: zoom > 1 ? { width: `${Math.round(zoom * 100)}%`, 'max-height': 'none' } : { 'max-width': `${Math.round(vb[2] * 1.05 * zoom)}px` },
       })
     );
@@ -977,7 +979,8 @@ export function createBigCityBoard(ctx) {
           tr.answers.map((a) =>
             h('li', null,
               h('span', { class: 'swatch', style: { '--seat': seatColor(a.seat) } }),
-              h('span', null, seatName(a.seat), ': '),
+              h('span', null, labelled(seatName(a.seat))),
+              a.neighborhoods.length === 0 ? h('span', { class: 'muted declined' }, t('ui.trade_declined')) : null,
               a.neighborhoods.map((n, index) => {
                 const on = picks.some((p) => p.seat === a.seat && p.index === index);
                 const back = cardBack(n, true);
@@ -1195,7 +1198,7 @@ export function createBigCityBoard(ctx) {
       h(
         'div',
         { class: 'supply-line', id: 'unplaced' },
-        h('span', { class: 'muted small' }, t('ui.unplaced'), ': '),
+        h('span', { class: 'muted small' }, labelled(t('ui.unplaced'))),
         v.unplaced.length ? v.unplaced.map((n) => h('span', { class: 'mini-tile-wrap', title: String(n) }, miniTile(n, 0), String(n))) : t('ui.none'),
       ),
     );
