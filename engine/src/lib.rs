@@ -250,14 +250,15 @@ pub fn replay<G: Game>(
     setup: &Setup<G::Options>,
     entries: &[Entry<G::Move>],
 ) -> Result<G, ReplayError> {
-    replay_with(setup, entries, |_, _| {})
+    replay_with(setup, entries, |_, _, _| {})
 }
 
-/// [`replay`], handing each entry's events to `on_events` with the entry's index.
+/// [`replay`], handing each entry's events to `on_events` with the entry's index
+/// and the game as that entry left it.
 pub fn replay_with<G: Game>(
     setup: &Setup<G::Options>,
     entries: &[Entry<G::Move>],
-    mut on_events: impl FnMut(usize, Vec<G::Event>),
+    mut on_events: impl FnMut(usize, Vec<G::Event>, &G),
 ) -> Result<G, ReplayError> {
     let mut game = G::new(setup).map_err(ReplayError::Setup)?;
     for (index, entry) in entries.iter().enumerate() {
@@ -265,7 +266,7 @@ pub fn replay_with<G: Game>(
             Entry::Timeout { .. } => ReplayError::StaleTimeout { index },
             Entry::Move { .. } => ReplayError::Illegal { index, illegal },
         })?;
-        on_events(index, events);
+        on_events(index, events, &game);
     }
     Ok(game)
 }

@@ -388,7 +388,7 @@ where
         .iter()
         .map(|e| serde_json::to_value(e).unwrap())
         .collect();
-    let mut erased = kind.replay(&doc, &entries, &mut |_, _| {}).unwrap();
+    let mut erased = kind.replay(&doc, &entries, &mut |_, _, _| {}).unwrap();
     for (seat, pick, m) in attempts {
         let seat: Seat = seat % seats;
         let legal = game.legal_moves(seat);

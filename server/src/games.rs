@@ -73,12 +73,13 @@ pub trait GameKind: Send + Sync {
     /// Starts a game.
     fn start(&self, setup: &SetupDoc) -> Result<Box<dyn ErasedGame>, String>;
     /// Rebuilds a game from its setup and move log (`engine::replay`), handing
-    /// each entry's public events to `on_events` with the entry's index.
+    /// each entry's public events to `on_events` with the entry's index and the
+    /// decision period the entry left the game in.
     fn replay(
         &self,
         setup: &SetupDoc,
         entries: &[Value],
-        on_events: &mut dyn FnMut(usize, Vec<Value>),
+        on_events: &mut dyn FnMut(usize, Vec<Value>, u64),
     ) -> Result<Box<dyn ErasedGame>, String>;
     /// TypeScript declarations of the game's Options, Move, View and Event and
     /// everything they use, by type name.
@@ -264,7 +265,7 @@ where
         &self,
         setup: &SetupDoc,
         entries: &[Value],
-        on_events: &mut dyn FnMut(usize, Vec<Value>),
+        on_events: &mut dyn FnMut(usize, Vec<Value>, u64),
     ) -> Result<Box<dyn ErasedGame>, String> {
         let typed = typed_setup::<G>(setup)?;
         let entries: Vec<Entry<G::Move>> = entries
@@ -274,8 +275,12 @@ where
                 serde_json::from_value(e.clone()).map_err(|err| format!("entry {i}: {err}"))
             })
             .collect::<Result<_, _>>()?;
-        let game = engine::replay_with::<G>(&typed, &entries, |index, events| {
-            on_events(index, events.iter().map(to_value).collect())
+        let game = engine::replay_with::<G>(&typed, &entries, |index, events, game| {
+            on_events(
+                index,
+                events.iter().map(to_value).collect(),
+                game.awaiting().period,
+            )
         })
         .map_err(|e| e.to_string())?;
         Ok(Box::new(Running(game)))

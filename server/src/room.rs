@@ -289,22 +289,36 @@ impl Live {
     }
 }
 
-fn live_from(kind: &dyn GameKind, game: &GameRow, moves: &[MoveRow]) -> Result<Live, String> {
+/// Rebuilds a running game from its log; with it, when its current decision
+/// period began (the time of the entry that started it, or of the game's start).
+fn live_from(
+    kind: &dyn GameKind,
+    game: &GameRow,
+    moves: &[MoveRow],
+) -> Result<(Live, i64), String> {
     let setup: SetupDoc =
         serde_json::from_value(game.setup.clone()).map_err(|e| format!("setup: {e}"))?;
     let entries: Vec<Value> = moves.iter().map(|m| m.entry.clone()).collect();
     // Every entry goes through the ring, as during play, so a reloaded room keeps
     // the same moves' events as the room it replaces.
     let mut recent = RecentEvents::default();
-    let state = kind.replay(&setup, &entries, &mut |index, events| {
+    let mut period = kind.start(&setup)?.awaiting().period;
+    let mut period_started_ms = game.started_at_ms;
+    let state = kind.replay(&setup, &entries, &mut |index, events, after| {
         recent.push(
             index as u64 + 1,
             &serde_json::to_string(&events).unwrap_or_default(),
         );
+        // A turn of several moves is one period: its timer runs from the entry
+        // that began it, not from the turn's latest move.
+        if after != period {
+            period = after;
+            period_started_ms = moves.get(index).map_or(period_started_ms, |m| m.at_ms);
+        }
     })?;
     let mut live = Live::new(game, state, &setup, moves.len() as u64);
     live.recent = recent;
-    Ok(live)
+    Ok((live, period_started_ms))
 }
 
 impl Room {
@@ -321,7 +335,7 @@ impl Room {
         let mut period_started_ms = None;
         if let Some((game, moves)) = &init.game {
             games_played = game.number;
-            let l = live_from(init.kind.as_ref(), game, moves)?;
+            let (l, started) = live_from(init.kind.as_ref(), game, moves)?;
             // A game row without an outcome is running, whatever the table row says
             // (the table may not have been updated before a crash).
             status = if l.state.outcome().is_some() {
@@ -329,7 +343,7 @@ impl Room {
             } else {
                 TableStatus::Playing
             };
-            period_started_ms = Some(moves.last().map_or(game.started_at_ms, |m| m.at_ms));
+            period_started_ms = Some(started);
             live = Some(l);
         }
         let mut room = Room {
@@ -1275,7 +1289,7 @@ impl Room {
                 );
             }
         };
-        let live = live_from(self.kind.as_ref(), &game, &moves).map_err(|e| {
+        let (live, _) = live_from(self.kind.as_ref(), &game, &moves).map_err(|e| {
             tracing::error!(table = %self.id, error = %e, "the move log does not replay");
             (
                 ErrorCode::TryAgain,

@@ -477,3 +477,121 @@ async fn idle_rooms_leave_memory_and_come_back() {
     assert_eq!(w["table"]["seats"][1]["occupant"]["kind"], "bot");
     assert_eq!(w["table"]["settings"]["turn_seconds"], 60);
 }
+
+/// A Big City turn of several moves (an action, then drawing cards): after a
+/// restart its timer runs from the entry that began the turn, not from the
+/// turn's latest move.
+#[tokio::test(start_paused = true)]
+async fn a_turn_of_several_moves_resumes_from_its_start() {
+    use big_city::{BigCity, Options};
+    use engine::{Entry, Setup};
+    use server::db::{GameRow, MoveRow, TableRow};
+    use server::room::{PlayerDoc, SeatDoc, TableDoc};
+    let setup = Setup {
+        seats: 2,
+        seed: 11,
+        options: Options::default(),
+        first_seat: Some(0),
+    };
+    // Bots play until seat 1 has made a move and still has more of the same turn
+    // to make: the turn began at `began`, its latest move is the last entry.
+    let mut game = BigCity::new(&setup).unwrap();
+    let mut rng = engine::GameRng::new(3);
+    let mut log: Vec<Entry<big_city::Move>> = Vec::new();
+    let mut began = 0;
+    loop {
+        let awaiting = game.awaiting();
+        let seat = awaiting.seats[0];
+        let mv = game
+            .bot_move(seat, engine::BotLevel::Random, &mut rng)
+            .unwrap();
+        game.apply(seat, &mv).unwrap();
+        log.push(Entry::Move { seat, mv });
+        let after = game.awaiting();
+        if after.period != awaiting.period {
+            began = log.len() - 1;
+        } else if seat == 1 && after.seats == vec![1] && log.len() - 1 > began {
+            break;
+        }
+    }
+    let token = "the-token-of-seat-one".to_owned();
+    let hash = server::codes::hash_token(&token);
+    let doc = TableDoc {
+        settings: TableSettings {
+            seats: 2,
+            options: serde_json::to_value(Options::default()).unwrap(),
+            turn_seconds: Some(60),
+            spectators_allowed: true,
+            public: false,
+        },
+        host: hash.clone(),
+        players: vec![PlayerDoc {
+            token_hash: hash.clone(),
+            name: "Bo".into(),
+        }],
+        seats: vec![
+            SeatDoc::Bot {
+                level: engine::BotLevel::Random,
+            },
+            SeatDoc::Human {
+                token_hash: hash,
+                away: false,
+            },
+        ],
+    };
+    let db = Arc::new(MemDb::default());
+    let now = server::now_ms();
+    let table = TableRow {
+        id: uuid::Uuid::new_v4(),
+        game: "big-city".into(),
+        invite_code: server::codes::new_code(),
+        spectator_code: server::codes::new_code(),
+        status: "playing".into(),
+        public: false,
+        doc: serde_json::to_value(&doc).unwrap(),
+        updated_at_ms: now,
+    };
+    let row = GameRow {
+        id: uuid::Uuid::new_v4(),
+        table_id: table.id,
+        number: 1,
+        setup: json!({"seats": 2, "seed": 11, "options": Options::default(),
+                      "first_seat": 0, "names": ["Bot", "Bo"]}),
+        started_at_ms: now - 600_000,
+        outcome: None,
+    };
+    db.upsert_table(&table).await.unwrap();
+    db.insert_game(&row).await.unwrap();
+    for (seq, entry) in log.iter().enumerate() {
+        // The turn began 40 s ago; its later moves came a second ago.
+        let at_ms = match seq {
+            s if s < began => now - 300_000,
+            s if s == began => now - 40_000,
+            _ => now - 1_000,
+        };
+        db.append(MoveRow {
+            game_id: row.id,
+            seq: seq as i64,
+            entry: serde_json::to_value(entry).unwrap(),
+            at_ms,
+        })
+        .await
+        .unwrap();
+    }
+    let app = AppState::new(
+        db.clone(),
+        Config {
+            bot_delay: Duration::ZERO,
+            ..Config::default()
+        },
+    );
+    assert_eq!(app.recover().await.unwrap(), 1);
+    let mut bo = Conn::join(&app, &table.invite_code, "", Some(token)).await;
+    let snap = bo.recv_type("snapshot").await;
+    assert_eq!(snap["game"]["awaiting"]["seats"], json!([1]));
+    let timer = snap["game"]["awaiting"]["timer_ms"].as_u64().unwrap();
+    assert!(
+        (19_000..=20_000).contains(&timer),
+        "20 s of the turn's 60 are left, not {timer} ms"
+    );
+}
