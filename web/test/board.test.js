@@ -218,6 +218,28 @@ test('trade variant: a declined answer says so; the turn prompt offers a trade; 
   await fr.ctx.close();
 });
 
+test('passing: the count of passes in a row, and a plain warning when a pass ends the game', async () => {
+  const { page, errors, ctx } = await open('bigcity-mid', 'player');
+  assert.equal(await page.locator('#pass-count').count(), 0, 'nobody has passed');
+  await page.evaluate(() => {
+    const w = /** @type {any} */ (window);
+    w.show({ ...w.data.view, passes_in_a_row: 1 }, 2);
+  });
+  assert.match((await page.textContent('#pass-count')) ?? '', /1 of 3 players has passed/);
+  await page.evaluate(() => {
+    const w = /** @type {any} */ (window);
+    w.show({ ...w.data.view, passes_in_a_row: 2 }, 3);
+  });
+  // Three players, the two others have passed: this pass ends the game.
+  assert.match((await page.textContent('#pass-count')) ?? '', /if you pass now, the game ends at once/);
+  await page.click('#act-pass');
+  assert.match((await page.textContent('#act-pass')) ?? '', /Pass and end the game\? Click again/);
+  await shot(page, 'fixture-board-pass-ends');
+  assert.deepEqual(await page.evaluate(() => /** @type {any} */ (window).sent), [], 'one click sends nothing');
+  assert.deepEqual(errors, []);
+  await ctx.close();
+});
+
 test('on a touch screen: tap a spot to preview the tile, tap the preview to rotate it', async () => {
   const { page, errors, ctx } = await open('bigcity-start', 'player', { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
   const box = await page.locator('svg.city .tile-spot .spot-area').first().boundingBox();

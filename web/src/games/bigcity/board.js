@@ -808,6 +808,9 @@ export function createBigCityBoard(ctx) {
     const ph = v.phase;
     if (ph.type === 'action' && mode !== 'exchange' && mode !== 'trade_offer') {
       const canBuild = lg.build.size > 0;
+      const seats = v.scores.length;
+      // Everyone else has passed in a row: this seat's pass completes the round.
+      const passEnds = v.passes_in_a_row + 1 >= seats;
       parts.push(
         h('div', { class: 'action-row' },
           h('button', { class: { on: mode === 'build' }, id: 'act-build', disabled: !canBuild, onclick: () => setMode(mode === 'build' ? null : 'build') }, pieceBadge('residence_single', seatColor(state?.mySeat ?? 0)), t('act.build')),
@@ -836,10 +839,20 @@ export function createBigCityBoard(ctx) {
                 }
               },
             },
-            passArmed ? t('act.pass_confirm') : t('act.pass'),
+            passArmed ? t(passEnds ? 'act.pass_confirm_end' : 'act.pass_confirm') : t('act.pass'),
           ),
         ),
       );
+      // Passing is how the game ends (F2): say how close it is, plainly.
+      if (v.passes_in_a_row > 0) {
+        parts.push(
+          h(
+            'p',
+            { class: { 'pass-count': true, warn: passEnds }, id: 'pass-count', 'data-passes': v.passes_in_a_row },
+            passEnds ? t('ui.pass_ends_game') : t('ui.passes_in_a_row', { n: v.passes_in_a_row, seats }),
+          ),
+        );
+      }
     }
     // What to do now, and the confirm bar.
     /** @type {string} */
