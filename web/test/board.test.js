@@ -240,6 +240,22 @@ test('passing: the count of passes in a row, and a plain warning when a pass end
   await ctx.close();
 });
 
+test('an action that is not available says why', async () => {
+  const { page, errors, ctx } = await open('bigcity-mid', 'player');
+  assert.equal(await page.isDisabled('#act-tile'), true);
+  assert.equal(await page.getAttribute('#act-tile', 'title'), 'Every neighborhood is in the city.');
+  assert.equal(await page.locator('#action-why').count(), 0, 'the city hall stands');
+  await page.evaluate(() => {
+    const w = /** @type {any} */ (window);
+    const supply = w.data.view.supply.map((/** @type {any} */ x) => (x.piece === 'city_hall' ? { ...x, left: 1 } : x));
+    w.show({ ...w.data.view, supply }, 2);
+  });
+  assert.match((await page.textContent('#action-why')) ?? '', /need the city hall in the city first/);
+  assert.equal(await page.getAttribute('#act-tile', 'title'), 'Needs the city hall in the city first.');
+  assert.deepEqual(errors, []);
+  await ctx.close();
+});
+
 test('on a touch screen: tap a spot to preview the tile, tap the preview to rotate it', async () => {
   const { page, errors, ctx } = await open('bigcity-start', 'player', { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
   const box = await page.locator('svg.city .tile-spot .spot-area').first().boundingBox();

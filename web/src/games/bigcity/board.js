@@ -809,13 +809,21 @@ export function createBigCityBoard(ctx) {
     if (ph.type === 'action' && mode !== 'exchange' && mode !== 'trade_offer') {
       const canBuild = lg.build.size > 0;
       const seats = v.scores.length;
+      // Why an action is not available: on the button (title) and, for the rule
+      // that surprises newcomers (P2), in a line under the actions.
+      const hallBuilt = v.supply.some((x) => x.piece === 'city_hall' && x.left === 0);
+      const why = {
+        build: canBuild ? '' : t('why.build'),
+        streetcar: !hallBuilt ? t('why.city_hall') : v.streetcars_left === 0 ? t('why.no_streetcars') : t('why.no_streetcar_spot'),
+        tile: !hallBuilt ? t('why.city_hall') : v.unplaced.length === 0 ? t('why.all_placed') : t('why.no_tile_spot'),
+      };
       // Everyone else has passed in a row: this seat's pass completes the round.
       const passEnds = v.passes_in_a_row + 1 >= seats;
       parts.push(
         h('div', { class: 'action-row' },
-          h('button', { class: { on: mode === 'build' }, id: 'act-build', disabled: !canBuild, onclick: () => setMode(mode === 'build' ? null : 'build') }, pieceBadge('residence_single', seatColor(state?.mySeat ?? 0)), t('act.build')),
-          h('button', { class: { on: mode === 'streetcar' }, id: 'act-streetcar', disabled: lg.streetcars.length === 0, onclick: () => setMode(mode === 'streetcar' ? null : 'streetcar') }, streetcarBadge(), t('act.streetcar')),
-          h('button', { class: { on: mode === 'tile' }, id: 'act-tile', disabled: lg.tiles.length === 0, onclick: () => setMode(mode === 'tile' ? null : 'tile') }, miniTile(3, 0), t('act.tile')),
+          h('button', { class: { on: mode === 'build' }, id: 'act-build', disabled: !canBuild, title: canBuild ? null : why.build, onclick: () => setMode(mode === 'build' ? null : 'build') }, pieceBadge('residence_single', seatColor(state?.mySeat ?? 0)), t('act.build')),
+          h('button', { class: { on: mode === 'streetcar' }, id: 'act-streetcar', disabled: lg.streetcars.length === 0, title: lg.streetcars.length === 0 ? why.streetcar : null, onclick: () => setMode(mode === 'streetcar' ? null : 'streetcar') }, streetcarBadge(), t('act.streetcar')),
+          h('button', { class: { on: mode === 'tile' }, id: 'act-tile', disabled: lg.tiles.length === 0, title: lg.tiles.length === 0 ? why.tile : null, onclick: () => setMode(mode === 'tile' ? null : 'tile') }, miniTile(3, 0), t('act.tile')),
           h('button', { id: 'act-exchange', disabled: !lg.exchange, onclick: () => setMode('exchange') }, '⇄ ', t('act.exchange')),
           v.options.trade_cards ? h('button', { id: 'act-trade', disabled: !lg.tradeOffer, onclick: () => setMode('trade_offer') }, '⇆ ', t('act.trade')) : null,
           h(
@@ -843,6 +851,7 @@ export function createBigCityBoard(ctx) {
           ),
         ),
       );
+      if (!hallBuilt) parts.push(h('p', { class: 'action-why muted small', id: 'action-why' }, t('why.city_hall_line')));
       // Passing is how the game ends (F2): say how close it is, plainly.
       if (v.passes_in_a_row > 0) {
         parts.push(
