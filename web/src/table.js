@@ -541,6 +541,8 @@ export function showTable(root, code, go) {
       return;
     }
     const outcome = game.outcome;
+    // The result comes into view when it appears, wherever the page was scrolled.
+    const appearing = !slot.firstElementChild;
     const looks = seatLooks();
     const winners = outcome.winners.map((w) => looks[w]?.name ?? '?');
     const ranking = outcome.scores.map((score, seat) => ({ seat, score })).sort((a, b) => b.score - a.score);
@@ -574,6 +576,7 @@ export function showTable(root, code, go) {
         ),
       ),
     );
+    if (appearing) slot.firstElementChild?.scrollIntoView({ block: 'nearest', behavior: 'smooth' });
   }
 
   /** @param {GameUI} ui */

@@ -137,6 +137,13 @@ test('two players and a spectator play Big City', async () => {
 
   // Mid-game screens for a player and for spectators (one arriving now, on a desktop).
   await shot(ana.page, 'board-player');
+  // On a laptop screen the city, the actions and the hand fit without scrolling.
+  await ana.page.setViewportSize({ width: 1280, height: 800 });
+  await ana.page.evaluate(() => window.scrollTo(0, 0));
+  const hand = await ana.page.locator('#my-hand').boundingBox();
+  assert.ok(hand && hand.y + Math.min(hand.height, 120) <= 800, `the hand is on screen at 1280×800 (top ${hand?.y})`);
+  await shot(ana.page, 'board-player-laptop', false);
+  await ana.page.setViewportSize({ width: 1400, height: 950 });
   await shot(cleo.page, 'board-spectator-phone');
   const dana = await browser.person();
   await dana.page.goto(/** @type {string} */ (links.spectate));
@@ -203,6 +210,11 @@ test('two players and a spectator play Big City', async () => {
     if (i === 0) await p.waitForSelector('#turn-banner:not(.mine)');
   }
   for (const p of [ana.page, bruno.page, cleo.page]) await p.waitForSelector('#game-result h2');
+  // The result comes into view, wherever the page was scrolled.
+  await ana.page.waitForFunction(() => {
+    const r = document.querySelector('#game-result')?.getBoundingClientRect();
+    return r && r.top >= 0 && r.top < window.innerHeight;
+  });
   await shot(ana.page, 'end');
   await ana.page.click('#replay-button');
   await ana.page.waitForSelector('#replay svg.city');
