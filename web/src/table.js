@@ -9,6 +9,7 @@ import { loadLog, saveLog, withEvents } from './gamelog.js';
 import { getName, getToken, setToken, forgetToken } from './store.js';
 import { gameUI, SEAT_COLORS } from './games/index.js';
 import { replayViews } from './replay.js';
+import { turnCue } from './cue.js';
 import { nameForm, optionsEditor, timerChoices } from './widgets.js';
 import { errText } from './home.js';
 
@@ -79,6 +80,7 @@ export function showTable(root, code, go) {
   const banner = h('div', { class: 'turn-banner', id: 'turn-banner', 'aria-live': 'polite' });
   const timerEl = h('div', { class: 'timer', id: 'timer' });
   const connEl = h('div', { class: 'conn', id: 'conn-status' });
+  const cue = turnCue(() => (table ? (gameUI(table.game)?.name() ?? table.game) : ''));
   const mainEl = h('div', { class: 'table-main', id: 'table-main' });
   const seatsEl = h('section', { class: 'panel seats-panel', id: 'seats' });
   const inviteEl = h('section', { class: 'panel invite-panel', id: 'invite' });
@@ -108,7 +110,7 @@ export function showTable(root, code, go) {
       h('button', { type: 'submit' }, t('table.send')),
     ),
   );
-  sideEl.append(seatsEl, inviteEl, logEl, chatEl);
+  sideEl.append(seatsEl, inviteEl, logEl, chatEl, h('p', { class: 'cue-panel small muted', id: 'cue' }, t('cue.when_away'), ' ', cue.el));
   mount(
     root,
     h(
@@ -303,6 +305,7 @@ export function showTable(root, code, go) {
   function renderBanner() {
     const gameName = table ? (gameUI(table.game)?.name() ?? table.game) : '';
     const myTurn = Boolean(game && !game.outcome && mySeat() !== undefined && game.awaiting.seats.includes(/** @type {number} */ (mySeat())));
+    cue.update(myTurn);
     // The tab title tells a player in another tab that the table waits for him.
     document.title = myTurn ? `● ${t('table.your_turn')} · ${gameName}` : gameName ? `${gameName} · CityTable` : 'CityTable';
     if (!table || !game) {
@@ -576,7 +579,7 @@ export function showTable(root, code, go) {
         ),
       ),
     );
-    if (appearing) slot.firstElementChild?.scrollIntoView({ block: 'nearest', behavior: 'smooth' });
+    if (appearing) slot.querySelector('#game-result')?.scrollIntoView({ block: 'nearest', behavior: 'smooth' });
   }
 
   /** @param {GameUI} ui */

@@ -238,6 +238,31 @@ test('a name typed but not saved is used to create a table', async () => {
   await p.ctx.close();
 });
 
+test('a cue when the turn comes back to a hidden tab; the sound switch is remembered', async () => {
+  const ana = await browser.person();
+  await ana.page.goto(server.url);
+  await giveName(ana.page, 'Ana');
+  await createTable(ana.page, { game: 'tic-tac-toe' });
+  await ana.page.click('.seat[data-seat="1"] [data-action="add-bot"]');
+  await ana.page.waitForSelector('.seat[data-seat="1"]:not(.empty)');
+  await ana.page.click('#start-button');
+  await waitPlaying(ana.page);
+  await ana.page.waitForSelector('#turn-banner.mine');
+  // Ana looks at another tab while the bot answers her move.
+  await ana.page.evaluate(() => Object.defineProperty(document, 'hidden', { value: true, configurable: true }));
+  const free = await ana.page.$$eval('.ttt-cell', (els) => els.filter((e) => !e.getAttribute('data-owner')).map((e) => e.getAttribute('data-cell')));
+  await ana.page.click(`.ttt-cell[data-cell="${free[0]}"]`);
+  await ana.page.waitForSelector('body[data-turn-cues="1"]');
+  assert.match((await ana.page.textContent('#cue-sound')) ?? '', /Sound on/);
+  await ana.page.click('#cue-sound');
+  assert.match((await ana.page.textContent('#cue-sound')) ?? '', /Sound off/);
+  await ana.page.reload();
+  await ana.page.waitForSelector('#cue-sound');
+  assert.match((await ana.page.textContent('#cue-sound')) ?? '', /Sound off/, 'the choice is remembered');
+  assert.deepEqual(ana.errors, []);
+  await ana.ctx.close();
+});
+
 test('a wrong link says so', async () => {
   const p = await browser.person();
   await p.page.goto(server.url);
