@@ -260,6 +260,12 @@ pub enum Occupant {
     Human {
         name: String,
         connected: bool,
+        /// While not connected: how long ago his last connection closed, in
+        /// milliseconds when this was sent (absent if not known since the server
+        /// started).
+        #[ts(optional)]
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        gone_ms: Option<u64>,
         /// Timed out three turns in a row (Big City ruling O1).
         away: bool,
     },

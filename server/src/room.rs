@@ -253,6 +253,9 @@ pub struct Room {
     /// Connections to close after the current fan-out (queue full).
     doomed: Vec<u64>,
     chat: VecDeque<ChatLine>,
+    /// When each seated player's last connection closed (by token hash), so the
+    /// table can say how long he has been gone.
+    gone_since: HashMap<String, Instant>,
 }
 
 impl Live {
@@ -359,6 +362,7 @@ impl Room {
             conns: HashMap::new(),
             doomed: Vec::new(),
             chat: VecDeque::new(),
+            gone_since: HashMap::new(),
         };
         room.schedule();
         // Timers resume with the time left when the current period started, less
@@ -480,6 +484,9 @@ impl Room {
                     let still_there =
                         seat.is_some() && self.conns.values().any(|o| o.player == c.player);
                     if !still_there {
+                        if let (Some(_), Some(player)) = (seat, c.player.clone()) {
+                            self.gone_since.insert(player, Instant::now());
+                        }
                         self.broadcast_table();
                     }
                 }
@@ -596,14 +603,24 @@ impl Room {
                 occupant: match s {
                     SeatDoc::Empty => Occupant::Empty,
                     SeatDoc::Bot { level } => Occupant::Bot { level: *level },
-                    SeatDoc::Human { token_hash, away } => Occupant::Human {
-                        name: self.player_name(token_hash).unwrap_or_default(),
-                        connected: self
+                    SeatDoc::Human { token_hash, away } => {
+                        let connected = self
                             .conns
                             .values()
-                            .any(|c| c.player.as_deref() == Some(token_hash.as_str())),
-                        away: *away,
-                    },
+                            .any(|c| c.player.as_deref() == Some(token_hash.as_str()));
+                        Occupant::Human {
+                            name: self.player_name(token_hash).unwrap_or_default(),
+                            connected,
+                            gone_ms: if connected {
+                                None
+                            } else {
+                                self.gone_since.get(token_hash).map(|since| {
+                                    u64::try_from(since.elapsed().as_millis()).unwrap_or(u64::MAX)
+                                })
+                            },
+                            away: *away,
+                        }
+                    }
                 },
             })
             .collect();

@@ -334,6 +334,10 @@ export function showTable(root, code, go) {
   }
 
   const tick = setInterval(() => {
+    for (const badge of /** @type {NodeListOf<HTMLElement>} */ (seatsEl.querySelectorAll('.badge.gone'))) {
+      const text = goneText(badge);
+      if (badge.textContent !== text) badge.textContent = text;
+    }
     if (!game || game.outcome || game.awaiting.timer_ms === undefined || game.awaiting.timer_ms === null) {
       timerEl.textContent = '';
       timerEl.className = 'timer';
@@ -404,6 +408,7 @@ export function showTable(root, code, go) {
               s.seat === me ? h('span', { class: 'badge' }, t('table.you')) : null,
               tbl.host_seat === s.seat ? h('span', { class: 'badge host' }, '★ ', t('table.host')) : null,
               o.kind === 'human' && o.away ? h('span', { class: 'badge away' }, t('table.away')) : null,
+              o.kind === 'human' && !o.connected ? goneBadge(o.gone_ms) : null,
             ),
             !empty ? h('span', { class: { presence: true, online }, title: online ? t('table.online') : t('table.offline'), 'aria-label': online ? t('table.online') : t('table.offline') }) : null,
             scores && scores[s.seat] !== undefined ? h('span', { class: 'score', 'data-score': scores[s.seat] }, t('table.points', { n: scores[s.seat] })) : null,
@@ -412,6 +417,25 @@ export function showTable(root, code, go) {
         }),
       ),
     );
+  }
+
+  /**
+   * "Disconnected · 3 min": the badge keeps the moment he left and the tick
+   * keeps its text current.
+   * @param {number | undefined} goneMs how long ago, when the table was sent
+   */
+  function goneBadge(goneMs) {
+    const badge = h('span', { class: 'badge gone', 'data-gone-at': goneMs === undefined ? '' : String(Date.now() - goneMs) });
+    badge.textContent = goneText(badge);
+    return badge;
+  }
+
+  /** @param {HTMLElement} badge */
+  function goneText(badge) {
+    const at = Number(badge.dataset.goneAt);
+    if (!badge.dataset.goneAt || !Number.isFinite(at)) return t('table.gone');
+    const minutes = Math.floor((Date.now() - at) / 60_000);
+    return minutes < 1 ? t('table.gone_now') : t('table.gone_for', { n: minutes });
   }
 
   /** @param {number} seat */

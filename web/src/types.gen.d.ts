@@ -446,6 +446,12 @@ winners: Array<number>, };
 
 export type Occupant = { "kind": "empty" } | { "kind": "human", name: string, connected: boolean, 
 /**
+ * While not connected: how long ago his last connection closed, in
+ * milliseconds when this was sent (absent if not known since the server
+ * started).
+ */
+gone_ms?: number, 
+/**
  * Timed out three turns in a row (Big City ruling O1).
  */
 away: boolean, } | { "kind": "bot", level: BotLevel, };

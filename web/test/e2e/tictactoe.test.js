@@ -79,6 +79,16 @@ test('two players and a spectator play a whole game of tic-tac-toe', async () =>
   const afterIllegal = await cells(second);
   assert.equal(afterIllegal.filter((c) => c !== '').length, 1, 'the refused move changed nothing');
 
+  // A player who leaves is shown plainly as disconnected, with how long.
+  const secondSeat = await second.locator('.seat.me').getAttribute('data-seat');
+  const tableUrl = second.url();
+  await second.goto('about:blank');
+  const gone = first.locator(`.seat[data-seat="${secondSeat}"] .badge.gone`);
+  await gone.waitFor();
+  assert.match((await gone.textContent()) ?? '', /disconnected just now/);
+  await second.goto(tableUrl);
+  await gone.waitFor({ state: 'detached' });
+
   // A reload puts the second player back in his seat, and it is still his turn.
   await second.reload();
   await waitPlaying(second);
