@@ -72,6 +72,10 @@ pub struct CodeInfo {
     pub status: TableStatus,
     /// `true` when the code is a spectator code.
     pub spectator: bool,
+    /// Who hosts the table (for "Ana invited you to ...").
+    pub host_name: String,
+    pub seats: u8,
+    pub seats_taken: u8,
 }
 
 /// The full record of a finished game: enough to replay it move by move.

@@ -17,6 +17,7 @@ use uuid::Uuid;
 
 use crate::db::TableRow;
 use crate::records::RecordError;
+use crate::room::{SeatDoc, TableDoc};
 use crate::{AppState, LookupError, codes};
 
 /// An API error: a status, a stable code and a sentence.
@@ -300,10 +301,26 @@ async fn code_info(
     ConnectInfo(addr): ConnectInfo<SocketAddr>,
 ) -> Result<Json<CodeInfo>, ApiErr> {
     let row = find(&app, &code, addr).await?;
+    let doc: TableDoc = serde_json::from_value(row.doc.clone()).map_err(|e| {
+        tracing::error!(table = %row.id, error = %e, "a stored table document does not read");
+        ApiErr::try_again()
+    })?;
     Ok(Json(CodeInfo {
         spectator: row.spectator_code == code,
         game: row.game,
         status: status_of(&row.status),
+        host_name: doc
+            .players
+            .iter()
+            .find(|p| p.token_hash == doc.host)
+            .map(|p| p.name.clone())
+            .unwrap_or_default(),
+        seats: doc.settings.seats,
+        seats_taken: doc
+            .seats
+            .iter()
+            .filter(|s| !matches!(s, SeatDoc::Empty))
+            .count() as u8,
     }))
 }
 

@@ -290,6 +290,13 @@ async fn lobby_host_controls_and_play_again(db: &TestDb) {
         }))
         .await;
     let (private_code, _, _) = srv.create_table("tic-tac-toe", 2, false).await;
+    let (status, info) = srv.get(&format!("/api/tables/{public_code}")).await;
+    assert_eq!(status, 200);
+    assert_eq!(
+        (&info["host_name"], &info["seats"], &info["seats_taken"]),
+        (&json!("Ana"), &json!(2), &json!(1)),
+        "what an invite link says before joining"
+    );
     let (_, list) = srv.get("/api/tables").await;
     let list = list["tables"].as_array().unwrap();
     assert!(

@@ -32,19 +32,35 @@ import { errText } from './home.js';
  * @param {HTMLElement} root
  * @param {string} code
  * @param {(path: string) => void} go
+ * @param {string} [guest] the name of a spectator who gave none (not saved)
  * @returns {() => void} cleanup
  */
-export function showTable(root, code, go) {
-  if (!getName()) {
+export function showTable(root, code, go, guest = '') {
+  if (!getName() && !guest) {
+    // Someone following a link without a name yet: say who invites him to what;
+    // a spectator link needs no name at all.
     let cleanup = () => {};
-    mount(
-      root,
-      h(
-        'div',
-        { class: 'home' },
-        h('section', { class: 'card name-card needed' }, nameForm(() => (cleanup = showTable(root, code, go)))),
-      ),
-    );
+    let moved = false;
+    const open = (/** @type {string} */ as = '') => {
+      moved = true;
+      cleanup = showTable(root, code, go, as);
+    };
+    const invitation = h('p', { class: 'invitation', id: 'invitation' });
+    mount(root, h('div', { class: 'home' }, h('section', { class: 'card name-card needed' }, invitation, nameForm(() => open()))));
+    api
+      .lookupCode(code)
+      .then((ci) => {
+        if (moved) return;
+        if (ci.spectator) {
+          open(t('table.guest_name'));
+          return;
+        }
+        const gameName = gameUI(ci.game)?.name() ?? ci.game;
+        invitation.textContent = ci.host_name
+          ? t('table.invited_by', { host: ci.host_name, game: gameName, taken: ci.seats_taken, seats: ci.seats })
+          : t('table.invited', { game: gameName, taken: ci.seats_taken, seats: ci.seats });
+      })
+      .catch(() => {});
     return () => cleanup();
   }
 
@@ -143,7 +159,7 @@ export function showTable(root, code, go) {
 
   const conn = new TableConn(
     code,
-    () => ({ token: getToken(code), name: getName() }),
+    () => ({ token: getToken(code), name: getName() || guest }),
     {
       onWelcome(y, tbl) {
         you = y;

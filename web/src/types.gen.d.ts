@@ -197,7 +197,11 @@ export type CodeInfo = { game: string, status: TableStatus,
 /**
  * `true` when the code is a spectator code.
  */
-spectator: boolean, };
+spectator: boolean, 
+/**
+ * Who hosts the table (for "Ana invited you to ...").
+ */
+host_name: string, seats: number, seats_taken: number, };
 
 export type CreateTable = { game: string, settings: TableSettings, 
 /**

@@ -79,7 +79,6 @@ test('two players and a spectator play Big City', async () => {
   await bruno.page.click('[data-action="take-seat"]');
   await bruno.page.waitForSelector('.seat.me[data-seat="1"]');
   await cleo.page.goto(/** @type {string} */ (links.spectate));
-  await giveName(cleo.page, 'Cleo');
   await ana.page.waitForSelector('#spectator-count');
 
   // The host turns a variant on; the others see it in the table's settings.
@@ -147,7 +146,6 @@ test('two players and a spectator play Big City', async () => {
   await shot(cleo.page, 'board-spectator-phone');
   const dana = await browser.person();
   await dana.page.goto(/** @type {string} */ (links.spectate));
-  await giveName(dana.page, 'Dana');
   await waitPlaying(dana.page);
   await dana.page.waitForSelector('svg.city .building');
   await assertNoFaces(dana.page);

@@ -204,7 +204,6 @@ test('a 3-seat My City table: hidden decisions, timer, reconnection, final scori
   await ana.page.locator('.seat[data-seat="2"] [data-action="add-bot"]').click();
   await ana.page.waitForSelector('.seat[data-seat="2"]:not(.empty)');
   await cleo.page.goto(/** @type {string} */ (links.spectate));
-  await giveName(cleo.page, 'Cleo');
   await ana.page.waitForSelector('#spectator-count');
   await ana.page.click('#start-button');
   for (const p of [ana.page, bruno.page, cleo.page]) {

@@ -47,9 +47,14 @@ test('two players and a spectator play a whole game of tic-tac-toe', async () =>
   await bruno.page.click('[data-action="take-seat"]');
   await bruno.page.waitForSelector('.seat.me[data-seat="1"]');
 
+  // The invite link says who invites whom to what; a spectator link needs no name.
+  const guest = await browser.person();
+  await guest.page.goto(links.invite);
+  await guest.page.waitForSelector('#invitation:has-text("Ana invited you to Tic-tac-toe: 2 of 2 seats taken")');
+  await guest.ctx.close();
   await cleo.page.goto(/** @type {string} */ (links.spectate));
-  await giveName(cleo.page, 'Cleo');
   await cleo.page.waitForSelector('#lobby');
+  assert.equal(await cleo.page.locator('#name-input').count(), 0, 'no name asked of a spectator');
   await ana.page.waitForSelector('.seat[data-seat="1"] .presence.online');
   await shot(ana.page, 'ttt-lobby');
 
@@ -126,7 +131,6 @@ test('two players and a spectator play a whole game of tic-tac-toe', async () =>
   // Someone who opens the link only now reads the same game log as those who watched.
   const dana = await browser.person();
   await dana.page.goto(/** @type {string} */ (links.spectate));
-  await giveName(dana.page, 'Dana');
   await dana.page.waitForSelector('#game-result');
   const logLines = (/** @type {import('playwright-core').Page} */ p) => p.$$eval('#log-lines li', (els) => els.map((e) => e.textContent));
   const watched = await logLines(cleo.page);
