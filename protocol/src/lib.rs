@@ -74,6 +74,9 @@ pub enum ClientMsg {
     Chat { text: String },
     /// Host only, after the game: a new game with the same seats and settings.
     PlayAgain,
+    /// Host only, after the game: back to the lobby, where seats and settings
+    /// can change before the next game starts.
+    BackToLobby,
 }
 
 /// A message from the server to a browser.

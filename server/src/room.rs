@@ -340,14 +340,18 @@ impl Room {
             games_played = game.number;
             let (l, started) = live_from(init.kind.as_ref(), game, moves)?;
             // A game row without an outcome is running, whatever the table row says
-            // (the table may not have been updated before a crash).
-            status = if l.state.outcome().is_some() {
-                TableStatus::Finished
-            } else {
-                TableStatus::Playing
-            };
-            period_started_ms = Some(started);
-            live = Some(l);
+            // (the table may not have been updated before a crash); a finished one
+            // is shown unless the host took the table back to its lobby.
+            let over = l.state.outcome().is_some();
+            if !(over && status == TableStatus::Lobby) {
+                status = if over {
+                    TableStatus::Finished
+                } else {
+                    TableStatus::Playing
+                };
+                period_started_ms = Some(started);
+                live = Some(l);
+            }
         }
         let mut room = Room {
             shared,
@@ -937,6 +941,19 @@ impl Room {
                     return refuse(ErrorCode::WrongStatus, "The game is not over yet.");
                 }
                 self.start_game().await
+            }
+            ClientMsg::BackToLobby => {
+                self.require_host(conn)?;
+                if self.status != TableStatus::Finished {
+                    return refuse(ErrorCode::WrongStatus, "The game is not over yet.");
+                }
+                self.save(self.doc.clone(), TableStatus::Lobby).await?;
+                // The finished game stays in the store (its record, the next
+                // game's number); the lobby shows none.
+                self.live = None;
+                self.publish();
+                self.broadcast_table();
+                Ok(())
             }
         }
     }

@@ -277,6 +277,7 @@ fn unknown_fields(msg: &ClientMsg, text: &str) -> bool {
             | ClientMsg::LegalMoves
             | ClientMsg::Resync
             | ClientMsg::PlayAgain
+            | ClientMsg::BackToLobby
     ) && !serde_json::from_str::<serde_json::Map<String, serde_json::Value>>(text)
         .is_ok_and(|m| m.len() == 1)
 }

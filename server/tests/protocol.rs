@@ -422,3 +422,68 @@ async fn lobby_host_controls_and_play_again(db: &TestDb) {
     srv.stop().await;
 }
 both_stores!(lobby, lobby_host_controls_and_play_again);
+
+/// After a game the host may take the table back to its lobby: seats change
+/// there, the next game is the table's second, and a restart keeps the lobby.
+async fn back_to_the_lobby_between_games(db: &TestDb) {
+    let srv = TestServer::start(db).await;
+    let (invite, _, token) = srv.create_table("tic-tac-toe", 2, false).await;
+    let mut host = srv.join(&invite, "Ana", Some(&token)).await;
+    host.send(&json!({"type": "add_bot", "seat": 1, "level": "random"}))
+        .await;
+    host.recv_type("table").await;
+    host.send(&json!({"type": "back_to_lobby"})).await;
+    host.expect_error("wrong_status").await;
+    host.send(&json!({"type": "start"})).await;
+    loop {
+        let m = host.recv().await;
+        if m["type"] == "update" && m.get("outcome").is_some() {
+            break;
+        }
+        let awaited = match m["type"].as_str() {
+            Some("update") => m["awaiting"]["seats"].clone(),
+            Some("snapshot") => m["game"]["awaiting"]["seats"].clone(),
+            _ => continue,
+        };
+        let version = m["version"]
+            .as_u64()
+            .or(m["game"]["version"].as_u64())
+            .unwrap();
+        if awaited == json!([0]) {
+            host.send(&json!({"type": "legal_moves"})).await;
+            let legal = host.recv_type("legal_moves").await;
+            host.send(&json!({"type": "move", "id": version, "version": version, "mv": legal["moves"][0]})).await;
+        }
+    }
+    let mut guest = srv.join(&invite, "Bo", None).await;
+    guest.send(&json!({"type": "back_to_lobby"})).await;
+    guest.expect_error("not_host").await;
+    host.send(&json!({"type": "back_to_lobby"})).await;
+    loop {
+        let t = host.recv_type("table").await;
+        if t["table"]["status"] == "lobby" {
+            break;
+        }
+    }
+    // The bot's seat goes to Bo.
+    host.send(&json!({"type": "kick", "seat": 1})).await;
+    host.recv_type("table").await;
+    guest.send(&json!({"type": "take_seat", "seat": 1})).await;
+    guest.recv_type("welcome").await;
+    host.close().await;
+    guest.close().await;
+    srv.stop().await;
+
+    // After a restart the table is still in its lobby, then starts its second game.
+    let srv = TestServer::start(db).await;
+    let mut host = srv.join(&invite, "Ana", Some(&token)).await;
+    let table = host.table().await;
+    assert_eq!(table["status"], "lobby");
+    assert_eq!(table["seats"][1]["occupant"]["name"], "Bo");
+    host.send(&json!({"type": "start"})).await;
+    let snap = host.recv_type("snapshot").await;
+    assert_eq!(snap["game"]["number"], 2, "the table's second game");
+    assert_eq!(snap["game"]["version"], 0);
+    srv.stop().await;
+}
+both_stores!(back_to_lobby, back_to_the_lobby_between_games);

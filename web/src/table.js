@@ -616,6 +616,7 @@ export function showTable(root, code, go, guest = '') {
           isHost()
             ? h('button', { class: 'primary', id: 'play-again', onclick: () => conn.send({ type: 'play_again' }) }, t('table.play_again'))
             : h('span', { class: 'muted small' }, t('table.waiting_again')),
+          isHost() ? h('button', { id: 'back-to-lobby', onclick: () => conn.send({ type: 'back_to_lobby' }) }, t('table.back_to_lobby')) : null,
         ),
       ),
     );

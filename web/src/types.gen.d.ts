@@ -191,7 +191,7 @@ export type ClientMsg = { "type": "hello", token?: string, code?: string, name: 
 /**
  * Echoed in the acknowledgement or error.
  */
-id: number, version: number, mv: unknown, } | { "type": "legal_moves" } | { "type": "resync" } | { "type": "chat", text: string, } | { "type": "play_again" };
+id: number, version: number, mv: unknown, } | { "type": "legal_moves" } | { "type": "resync" } | { "type": "chat", text: string, } | { "type": "play_again" } | { "type": "back_to_lobby" };
 
 export type CodeInfo = { game: string, status: TableStatus, 
 /**

@@ -221,6 +221,15 @@ test('a public table with a turn timer, listed on the home page; the host plays 
   }
   assert.ok(captions.some((c) => /Bot \(easy\) 2/.test(c)), `the bot's move is named: ${captions}`);
   await ana.page.click('#replay-close');
+  // Back to the lobby: seats can change before the next game.
+  await ana.page.click('#back-to-lobby');
+  await ana.page.waitForSelector('#lobby');
+  await ana.page.click('.seat[data-seat="1"] [data-action="kick"]');
+  await ana.page.waitForSelector('.seat[data-seat="1"].empty');
+  await ana.page.click('.seat[data-seat="1"] [data-action="add-bot"]');
+  await ana.page.waitForSelector('.seat[data-seat="1"]:not(.empty)');
+  await ana.page.click('#start-button');
+  await waitPlaying(ana.page);
   assert.deepEqual(ana.errors, []);
   await ana.ctx.close();
 });
