@@ -256,6 +256,27 @@ test('an action that is not available says why', async () => {
   await ctx.close();
 });
 
+test('the end of the game shows each player\'s points by source, adding up to his score', async () => {
+  for (const locale of ['en-US', 'fr-FR']) {
+    const { page, errors, ctx } = await open('bigcity-end', 'spectator', { locale });
+    const data = await page.evaluate(() => /** @type {any} */ (window).data);
+    await page.waitForSelector('#bc-final-table');
+    for (const [seat, score] of data.spectator.scores.entries()) {
+      const values = await page.$$eval(`#bc-final-table tbody tr:not(.total) td[data-seat="${seat}"]`, (tds) => tds.map((td) => Number(td.getAttribute('data-value'))));
+      assert.equal(values.length, 5);
+      assert.equal(values.reduce((a, b) => a + b, 0), score, `seat ${seat}: the sources add up to the score`);
+      assert.equal(Number(await page.getAttribute(`#bc-final-table tr.total td[data-seat="${seat}"]`, 'data-value')), score);
+    }
+    assert.match((await page.textContent('#bc-final')) ?? '', locale === 'fr-FR' ? /Points par source/ : /Points by source/);
+    await shot(page, `fixture-board-final-${locale}`);
+    assert.deepEqual(errors, []);
+    await ctx.close();
+  }
+  const { page, ctx } = await open('bigcity-mid', 'player');
+  assert.equal(await page.isHidden('#bc-final'), true, 'nothing of the kind mid-game');
+  await ctx.close();
+});
+
 test('on a touch screen: tap a spot to preview the tile, tap the preview to rotate it', async () => {
   const { page, errors, ctx } = await open('bigcity-start', 'player', { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
   const box = await page.locator('svg.city .tile-spot .spot-area').first().boundingBox();

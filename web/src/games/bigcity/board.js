@@ -161,10 +161,11 @@ export function createBigCityBoard(ctx) {
   const supplyEl = h('section', { class: 'bc-supply', id: 'bc-supply' });
   const othersEl = h('section', { class: 'bc-others', id: 'bc-others' });
   const tradeEl = h('section', { class: 'bc-trade', id: 'bc-trade' });
+  const finalEl = h('section', { class: 'bc-final', id: 'bc-final' });
   const helpEl = /** @type {HTMLDetailsElement} */ (h('details', { class: 'bc-help', id: 'bc-help' }));
   el.append(
     statusEl,
-    h('div', { class: 'bc-play' }, cityWrap, actionsEl, tradeEl, handEl),
+    h('div', { class: 'bc-play' }, finalEl, cityWrap, actionsEl, tradeEl, handEl),
     h('div', { class: 'bc-side' }, stacksEl, othersEl, supplyEl, helpEl),
   );
 
@@ -355,8 +356,52 @@ export function createBigCityBoard(ctx) {
     helpEl.open = open;
   }
 
+  /**
+   * The end of the game: each player's points by source. Every point comes from
+   * a building (V1-V3); streetcars, parks and factories count through the
+   * buildings they multiply or spoil.
+   */
+  function renderFinal() {
+    const v = view();
+    if (v.phase.type !== 'game_over') {
+      finalEl.replaceChildren();
+      finalEl.hidden = true;
+      return;
+    }
+    finalEl.hidden = false;
+    /** @type {[string, Piece[]][]} */
+    const sources = [
+      ['residences', ['residence_single', 'residence_double', 'residence_triple']],
+      ['businesses', ['business_single', 'business_double', 'business_triple']],
+      ['cpb', ['cinema', 'post_office', 'bank']],
+      ['church', ['church']],
+      ['shopping', ['shopping_center']],
+    ];
+    const seats = v.scores.map((_, seat) => seat);
+    const points = (/** @type {number} */ seat, /** @type {Piece[]} */ pieces) =>
+      v.buildings.filter((b) => b.owner === seat && pieces.includes(b.piece)).reduce((sum, b) => sum + b.points, 0);
+    finalEl.replaceChildren(
+      h('h3', null, t('final.title')),
+      h(
+        'table',
+        { id: 'bc-final-table' },
+        h('thead', null, h('tr', null, h('th', null, ''), seats.map((seat) => h('th', { 'data-seat': seat, style: { '--seat': seatColor(seat) } }, seatName(seat))))),
+        h(
+          'tbody',
+          null,
+          sources.map(([key, pieces]) =>
+            h('tr', { 'data-source': key }, h('th', { scope: 'row' }, t(`final.${key}`)), seats.map((seat) => h('td', { 'data-seat': seat, 'data-value': points(seat, pieces) }, String(points(seat, pieces))))),
+          ),
+          h('tr', { class: 'total', 'data-source': 'total' }, h('th', { scope: 'row' }, t('final.total')), seats.map((seat) => h('td', { 'data-seat': seat, 'data-value': v.scores[seat] }, String(v.scores[seat])))),
+        ),
+      ),
+      h('p', { class: 'muted small' }, t('final.note')),
+    );
+  }
+
   function renderAll() {
     if (!state) return;
+    renderFinal();
     renderHelp();
     renderStatus();
     renderCity();
