@@ -30,6 +30,31 @@ async fn state(c: &mut Client) -> (Value, Value) {
     (table, game)
 }
 
+/// Plays the game out from seat 0 (always its first legal move, as its turns
+/// come) until an update carries the outcome.
+async fn play_out_as_seat_0(host: &mut Client) {
+    loop {
+        let m = host.recv().await;
+        if m["type"] == "update" && m.get("outcome").is_some() {
+            break;
+        }
+        let awaited = match m["type"].as_str() {
+            Some("update") => m["awaiting"]["seats"].clone(),
+            Some("snapshot") => m["game"]["awaiting"]["seats"].clone(),
+            _ => continue,
+        };
+        let version = m["version"]
+            .as_u64()
+            .or(m["game"]["version"].as_u64())
+            .unwrap();
+        if awaited == json!([0]) {
+            host.send(&json!({"type": "legal_moves"})).await;
+            let legal = host.recv_type("legal_moves").await;
+            host.send(&json!({"type": "move", "id": version, "version": version, "mv": legal["moves"][0]})).await;
+        }
+    }
+}
+
 async fn bad_input_changes_nothing(db: &TestDb) {
     // The mover sends well over the default burst of messages in this test, each
     // case followed by a resync; a burst of 100 covers them however fast they go,
@@ -381,28 +406,8 @@ async fn lobby_host_controls_and_play_again(db: &TestDb) {
     }
     assert!(refused > 0, "chat is rate limited");
 
-    // Play the game out: the host always plays his first legal move.
     host.send(&json!({"type": "resync"})).await;
-    loop {
-        let m = host.recv().await;
-        if m["type"] == "update" && m.get("outcome").is_some() {
-            break;
-        }
-        let awaited = match m["type"].as_str() {
-            Some("update") => m["awaiting"]["seats"].clone(),
-            Some("snapshot") => m["game"]["awaiting"]["seats"].clone(),
-            _ => continue,
-        };
-        let version = m["version"]
-            .as_u64()
-            .or(m["game"]["version"].as_u64())
-            .unwrap();
-        if awaited == json!([0]) {
-            host.send(&json!({"type": "legal_moves"})).await;
-            let legal = host.recv_type("legal_moves").await;
-            host.send(&json!({"type": "move", "id": version, "version": version, "mv": legal["moves"][0]})).await;
-        }
-    }
+    play_out_as_seat_0(&mut host).await;
     let (status, record) = srv.get(&format!("/api/tables/{public_code}/record")).await;
     assert_eq!(status, 200);
     assert_eq!(record["names"], json!(["Ana", "Bot (greedy)"]));
@@ -435,26 +440,7 @@ async fn back_to_the_lobby_between_games(db: &TestDb) {
     host.send(&json!({"type": "back_to_lobby"})).await;
     host.expect_error("wrong_status").await;
     host.send(&json!({"type": "start"})).await;
-    loop {
-        let m = host.recv().await;
-        if m["type"] == "update" && m.get("outcome").is_some() {
-            break;
-        }
-        let awaited = match m["type"].as_str() {
-            Some("update") => m["awaiting"]["seats"].clone(),
-            Some("snapshot") => m["game"]["awaiting"]["seats"].clone(),
-            _ => continue,
-        };
-        let version = m["version"]
-            .as_u64()
-            .or(m["game"]["version"].as_u64())
-            .unwrap();
-        if awaited == json!([0]) {
-            host.send(&json!({"type": "legal_moves"})).await;
-            let legal = host.recv_type("legal_moves").await;
-            host.send(&json!({"type": "move", "id": version, "version": version, "mv": legal["moves"][0]})).await;
-        }
-    }
+    play_out_as_seat_0(&mut host).await;
     let mut guest = srv.join(&invite, "Bo", None).await;
     guest.send(&json!({"type": "back_to_lobby"})).await;
     guest.expect_error("not_host").await;

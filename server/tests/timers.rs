@@ -346,15 +346,23 @@ async fn a_connection_that_does_not_read_is_closed_and_play_goes_on() {
     assert_eq!(table["table"]["spectators"], 1, "only the host watches now");
 }
 
-/// A running game as the store holds it after a crash: the last entry was
-/// logged `ago_ms` before the restart, with a 30 s turn timer.
-async fn crashed_game(db: &MemDb, ago_ms: i64) -> (String, String) {
+/// A running game as the store holds it after a crash: a random bot in seat 0,
+/// Bo in seat 1 (his token is returned with the invite code), and the log with
+/// the time of each entry.
+async fn stored_game(
+    db: &MemDb,
+    game: &str,
+    settings: TableSettings,
+    setup: Value,
+    started_at_ms: i64,
+    log: &[(Value, i64)],
+) -> (String, String) {
     use server::db::{GameRow, MoveRow, TableRow};
     use server::room::{PlayerDoc, SeatDoc, TableDoc};
     let token = "a-token-of-seat-one".to_owned();
     let hash = server::codes::hash_token(&token);
     let doc = TableDoc {
-        settings: settings(Some(30)),
+        settings,
         host: hash.clone(),
         players: vec![PlayerDoc {
             token_hash: hash.clone(),
@@ -370,36 +378,55 @@ async fn crashed_game(db: &MemDb, ago_ms: i64) -> (String, String) {
             },
         ],
     };
-    let now = server::now_ms();
     let table = TableRow {
         id: uuid::Uuid::new_v4(),
-        game: "tic-tac-toe".into(),
+        game: game.into(),
         invite_code: server::codes::new_code(),
         spectator_code: server::codes::new_code(),
         status: "playing".into(),
         public: false,
         doc: serde_json::to_value(&doc).unwrap(),
-        updated_at_ms: now,
+        updated_at_ms: server::now_ms(),
     };
-    let game = GameRow {
+    let row = GameRow {
         id: uuid::Uuid::new_v4(),
         table_id: table.id,
         number: 1,
-        setup: json!({"seats": 2, "seed": 7, "options": {}, "first_seat": 0, "names": ["Bot", "Bo"]}),
-        started_at_ms: now - 60_000,
+        setup,
+        started_at_ms,
         outcome: None,
     };
     db.upsert_table(&table).await.unwrap();
-    db.insert_game(&game).await.unwrap();
-    db.append(MoveRow {
-        game_id: game.id,
-        seq: 0,
-        entry: json!({"move": {"seat": 0, "mv": {"cell": 4}}}),
-        at_ms: now - ago_ms,
-    })
-    .await
-    .unwrap();
+    db.insert_game(&row).await.unwrap();
+    for (seq, (entry, at_ms)) in log.iter().enumerate() {
+        db.append(MoveRow {
+            game_id: row.id,
+            seq: seq as i64,
+            entry: entry.clone(),
+            at_ms: *at_ms,
+        })
+        .await
+        .unwrap();
+    }
     (table.invite_code, token)
+}
+
+/// A tic-tac-toe game whose one entry was logged `ago_ms` before the restart,
+/// with a 30 s turn timer.
+async fn crashed_game(db: &MemDb, ago_ms: i64) -> (String, String) {
+    let now = server::now_ms();
+    stored_game(
+        db,
+        "tic-tac-toe",
+        settings(Some(30)),
+        json!({"seats": 2, "seed": 7, "options": {}, "first_seat": 0, "names": ["Bot", "Bo"]}),
+        now - 60_000,
+        &[(
+            json!({"move": {"seat": 0, "mv": {"cell": 4}}}),
+            now - ago_ms,
+        )],
+    )
+    .await
 }
 
 #[tokio::test(start_paused = true)]
@@ -485,8 +512,6 @@ async fn idle_rooms_leave_memory_and_come_back() {
 async fn a_turn_of_several_moves_resumes_from_its_start() {
     use big_city::{BigCity, Options};
     use engine::{Entry, Setup};
-    use server::db::{GameRow, MoveRow, TableRow};
-    use server::room::{PlayerDoc, SeatDoc, TableDoc};
     let setup = Setup {
         seats: 2,
         seed: 11,
@@ -514,70 +539,37 @@ async fn a_turn_of_several_moves_resumes_from_its_start() {
             break;
         }
     }
-    let token = "the-token-of-seat-one".to_owned();
-    let hash = server::codes::hash_token(&token);
-    let doc = TableDoc {
-        settings: TableSettings {
+    let now = server::now_ms();
+    // The turn began 40 s ago; its later moves came a second ago.
+    let timed: Vec<(Value, i64)> = log
+        .iter()
+        .enumerate()
+        .map(|(seq, entry)| {
+            let at_ms = match seq {
+                s if s < began => now - 300_000,
+                s if s == began => now - 40_000,
+                _ => now - 1_000,
+            };
+            (serde_json::to_value(entry).unwrap(), at_ms)
+        })
+        .collect();
+    let db = Arc::new(MemDb::default());
+    let (invite, token) = stored_game(
+        &db,
+        "big-city",
+        TableSettings {
             seats: 2,
             options: serde_json::to_value(Options::default()).unwrap(),
             turn_seconds: Some(60),
             spectators_allowed: true,
             public: false,
         },
-        host: hash.clone(),
-        players: vec![PlayerDoc {
-            token_hash: hash.clone(),
-            name: "Bo".into(),
-        }],
-        seats: vec![
-            SeatDoc::Bot {
-                level: engine::BotLevel::Random,
-            },
-            SeatDoc::Human {
-                token_hash: hash,
-                away: false,
-            },
-        ],
-    };
-    let db = Arc::new(MemDb::default());
-    let now = server::now_ms();
-    let table = TableRow {
-        id: uuid::Uuid::new_v4(),
-        game: "big-city".into(),
-        invite_code: server::codes::new_code(),
-        spectator_code: server::codes::new_code(),
-        status: "playing".into(),
-        public: false,
-        doc: serde_json::to_value(&doc).unwrap(),
-        updated_at_ms: now,
-    };
-    let row = GameRow {
-        id: uuid::Uuid::new_v4(),
-        table_id: table.id,
-        number: 1,
-        setup: json!({"seats": 2, "seed": 11, "options": Options::default(),
-                      "first_seat": 0, "names": ["Bot", "Bo"]}),
-        started_at_ms: now - 600_000,
-        outcome: None,
-    };
-    db.upsert_table(&table).await.unwrap();
-    db.insert_game(&row).await.unwrap();
-    for (seq, entry) in log.iter().enumerate() {
-        // The turn began 40 s ago; its later moves came a second ago.
-        let at_ms = match seq {
-            s if s < began => now - 300_000,
-            s if s == began => now - 40_000,
-            _ => now - 1_000,
-        };
-        db.append(MoveRow {
-            game_id: row.id,
-            seq: seq as i64,
-            entry: serde_json::to_value(entry).unwrap(),
-            at_ms,
-        })
-        .await
-        .unwrap();
-    }
+        json!({"seats": 2, "seed": 11, "options": Options::default(),
+               "first_seat": 0, "names": ["Bot", "Bo"]}),
+        now - 600_000,
+        &timed,
+    )
+    .await;
     let app = AppState::new(
         db.clone(),
         Config {
@@ -586,7 +578,7 @@ async fn a_turn_of_several_moves_resumes_from_its_start() {
         },
     );
     assert_eq!(app.recover().await.unwrap(), 1);
-    let mut bo = Conn::join(&app, &table.invite_code, "", Some(token)).await;
+    let mut bo = Conn::join(&app, &invite, "", Some(token)).await;
     let snap = bo.recv_type("snapshot").await;
     assert_eq!(snap["game"]["awaiting"]["seats"], json!([1]));
     let timer = snap["game"]["awaiting"]["timer_ms"].as_u64().unwrap();

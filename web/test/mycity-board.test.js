@@ -161,22 +161,36 @@ test('final scoring: every category for every player, winners, no tie', async ()
   await ctx.close();
 });
 
+/**
+ * Shows the final view with Ana and Bruno on equal points and these first rows
+ * of empty spaces; Ana wins the tiebreak.
+ * @param {import('playwright-core').Page} page
+ * @param {number[]} anaRows
+ * @param {number[]} brunoRows
+ */
+async function showTie(page, anaRows, brunoRows) {
+  await page.evaluate(
+    ([ana, bruno]) => {
+      const w = /** @type {any} */ (window);
+      const view = structuredClone(w.data.spectator);
+      const best = Math.max(...view.final_scores.map((/** @type {any} */ s) => s.total)) + 5;
+      for (const seat of [0, 1]) {
+        view.final_scores[seat] = { ...view.final_scores[seat], start: view.final_scores[seat].start + best - view.final_scores[seat].total, total: best };
+        view.players[seat].score = view.final_scores[seat];
+      }
+      view.players[0].empty_by_row = [...ana, ...view.players[0].empty_by_row.slice(ana.length)];
+      view.players[1].empty_by_row = [...bruno, ...view.players[1].empty_by_row.slice(bruno.length)];
+      view.winners = [0];
+      w.show(view);
+    },
+    [anaRows, brunoRows],
+  );
+}
+
 test('final scoring: a tie is broken row by row (fewer empty spaces on top)', async () => {
   const { page, errors, ctx } = await open('mycity-end', 'spectator');
-  await page.evaluate(() => {
-    const w = /** @type {any} */ (window);
-    const view = structuredClone(w.data.spectator);
-    // Ana and Bruno on equal points, equal on row 1, Ana fewer on row 2.
-    const best = Math.max(...view.final_scores.map((/** @type {any} */ s) => s.total)) + 5;
-    for (const seat of [0, 1]) {
-      view.final_scores[seat] = { ...view.final_scores[seat], start: view.final_scores[seat].start + best - view.final_scores[seat].total, total: best };
-      view.players[seat].score = view.final_scores[seat];
-    }
-    view.players[0].empty_by_row = [3, 2, ...view.players[0].empty_by_row.slice(2)];
-    view.players[1].empty_by_row = [3, 4, ...view.players[1].empty_by_row.slice(2)];
-    view.winners = [0];
-    w.show(view);
-  });
+  // Ana and Bruno on equal points, equal on row 1, Ana fewer on row 2.
+  await showTie(page, [3, 2], [3, 4]);
   assert.equal(await page.getAttribute('#mc-tiebreak', 'data-tied'), '2');
   const text = (await page.textContent('#mc-tiebreak')) ?? '';
   assert.match(text, /Tie on \d+ points between Ana and Bruno: fewer empty spaces \(plain, well or gold, −1 each\)/);
@@ -203,19 +217,7 @@ test('final scoring in French: wells need four different buildings, the tie coun
     assert.equal(values[11], score.total, `total of seat ${seat}`);
   }
   assert.ok(data.spectator.final_scores.some((/** @type {any} */ s) => s.wells > 0), 'the fixture has a well bonus');
-  await p.page.evaluate(() => {
-    const w = /** @type {any} */ (window);
-    const view = structuredClone(w.data.spectator);
-    const best = Math.max(...view.final_scores.map((/** @type {any} */ s) => s.total)) + 5;
-    for (const seat of [0, 1]) {
-      view.final_scores[seat] = { ...view.final_scores[seat], start: view.final_scores[seat].start + best - view.final_scores[seat].total, total: best };
-      view.players[seat].score = view.final_scores[seat];
-    }
-    view.players[0].empty_by_row = [2, ...view.players[0].empty_by_row.slice(1)];
-    view.players[1].empty_by_row = [3, ...view.players[1].empty_by_row.slice(1)];
-    view.winners = [0];
-    w.show(view);
-  });
+  await showTie(p.page, [2], [3]);
   const tie = (await p.page.textContent('#mc-tiebreak')) ?? '';
   assert.match(tie, /le moins de cases vides \(plaine, puits ou or, −1 chacune\) sur la rangée du haut gagne/);
   assert.match(tie, /Rangée 1 : Ana 2, Bruno 3\./);
