@@ -57,8 +57,8 @@ export function showTable(root, code, go, guest = '') {
         }
         const gameName = gameUI(ci.game)?.name() ?? ci.game;
         invitation.textContent = ci.host_name
-          ? t('table.invited_by', { host: ci.host_name, game: gameName, taken: ci.seats_taken, seats: ci.seats })
-          : t('table.invited', { game: gameName, taken: ci.seats_taken, seats: ci.seats });
+          ? t('table.invited_by', { host: ci.host_name, game: gameName, n: ci.seats_taken, seats: ci.seats })
+          : t('table.invited', { game: gameName, n: ci.seats_taken, seats: ci.seats });
       })
       .catch(() => {});
     return () => cleanup();
