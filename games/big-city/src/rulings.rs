@@ -1028,8 +1028,9 @@ fn ruling_a6_pass_even_with_legal_moves() {
     );
 }
 
-#[test]
-fn ruling_a7_trade_cards() {
+/// A7's table: three seats with the trade variant (a 20 s answer window), seat 0
+/// to act holding 11 and 12, seat 1 holding 21 and 22, seat 2 holding 31.
+fn trade_table() -> BigCity {
     let opts = Options {
         trade_cards: true,
         trade_window_ms: 20_000,
@@ -1053,6 +1054,12 @@ fn ruling_a7_trade_cards() {
     give(&mut g, 0, &[11, 12]);
     give(&mut g, 1, &[21, 22]);
     give(&mut g, 2, &[31]);
+    g
+}
+
+#[test]
+fn ruling_a7_trade_cards() {
+    let mut g = trade_table();
     refused(
         &mut g,
         0,
@@ -1865,30 +1872,8 @@ fn one_period_per_turn_and_trade_timeouts() {
 /// revealed together.
 #[test]
 fn ruling_a7_trade_answers_stay_hidden_until_the_window_closes() {
-    let opts = Options {
-        trade_cards: true,
-        trade_window_ms: 20_000,
-        ..Options::default()
-    };
     let start = || {
-        let mut g = BigCity::new(&Setup {
-            seats: 3,
-            seed: 5,
-            options: opts.clone(),
-            first_seat: Some(0),
-        })
-        .unwrap();
-        let base = city_with(opts.clone());
-        g.map = base.map.clone();
-        g.refresh_placements();
-        g.setup_queue.clear();
-        g.setup_set.clear();
-        g.step = Step::Action;
-        g.active = 0;
-        empty_hands(&mut g);
-        give(&mut g, 0, &[11, 12]);
-        give(&mut g, 1, &[21, 22]);
-        give(&mut g, 2, &[31]);
+        let mut g = trade_table();
         ok(
             &mut g,
             0,
