@@ -34,12 +34,31 @@ impl ApiErr {
             "There is no table with that code.",
         )
     }
-    pub fn too_many_connections() -> ApiErr {
+    /// 429 `rate_limited`: the address has used this budget up.
+    pub fn rate_limited(message: &str) -> ApiErr {
         ApiErr::new(
             StatusCode::TOO_MANY_REQUESTS,
             ErrorCode::RateLimited,
-            "Too many connections from your address. Close some tabs and retry.",
+            message,
         )
+    }
+    pub fn too_many_connections() -> ApiErr {
+        ApiErr::rate_limited("Too many connections from your address. Close some tabs and retry.")
+    }
+    /// The whole HTTP/1.1 answer, for a connection refused before any request
+    /// is served; the connection closes after it.
+    pub fn http1_bytes(&self) -> Vec<u8> {
+        let body = serde_json::to_string(&ApiError {
+            code: self.1,
+            message: self.2.clone(),
+        })
+        .unwrap_or_default();
+        format!(
+            "HTTP/1.1 {}\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
+            self.0,
+            body.len()
+        )
+        .into_bytes()
     }
     pub fn try_again() -> ApiErr {
         ApiErr::new(
@@ -254,9 +273,7 @@ async fn create_table(
         return Err(cross_site());
     }
     if !app.may_create_table(addr.ip()) {
-        return Err(ApiErr::new(
-            StatusCode::TOO_MANY_REQUESTS,
-            ErrorCode::RateLimited,
+        return Err(ApiErr::rate_limited(
             "Too many new tables from your address. Wait a few minutes.",
         ));
     }
@@ -332,9 +349,7 @@ async fn record(
     ConnectInfo(addr): ConnectInfo<SocketAddr>,
 ) -> Result<Response, ApiErr> {
     if !app.may_fetch_record(addr.ip()) {
-        return Err(ApiErr::new(
-            StatusCode::TOO_MANY_REQUESTS,
-            ErrorCode::RateLimited,
+        return Err(ApiErr::rate_limited(
             "Too many replays from your address. Wait a minute.",
         ));
     }

@@ -25,6 +25,7 @@ use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{Semaphore, watch};
 use tower::ServiceExt;
 
+use crate::http::ApiErr;
 use crate::{AddressSlot, AppState};
 
 /// A connection's place in its address's budget, handed to the request so that
@@ -160,19 +161,11 @@ async fn connection(
 /// The request is read first (briefly), so the close does not reset the
 /// connection before the client has read the answer.
 async fn refuse(mut tcp: TcpStream) {
-    let body = serde_json::json!({
-        "code": protocol::ErrorCode::RateLimited,
-        "message": "Too many connections from your address. Close some tabs and retry.",
-    })
-    .to_string();
-    let response = format!(
-        "HTTP/1.1 429 Too Many Requests\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
-        body.len()
-    );
+    let response = ApiErr::too_many_connections().http1_bytes();
     let mut request = [0u8; 4096];
     let _ = tokio::time::timeout(REFUSAL_READ, tcp.read(&mut request)).await;
     let _ = tokio::time::timeout(REFUSAL_READ, async {
-        tcp.write_all(response.as_bytes()).await?;
+        tcp.write_all(&response).await?;
         tcp.shutdown().await
     })
     .await;

@@ -937,21 +937,16 @@ impl Room {
             }
             ClientMsg::PlayAgain => {
                 self.require_host(conn)?;
-                if self.status != TableStatus::Finished {
-                    return refuse(ErrorCode::WrongStatus, "The game is not over yet.");
-                }
+                self.require_finished()?;
                 self.start_game().await
             }
             ClientMsg::BackToLobby => {
                 self.require_host(conn)?;
-                if self.status != TableStatus::Finished {
-                    return refuse(ErrorCode::WrongStatus, "The game is not over yet.");
-                }
+                self.require_finished()?;
                 self.save(self.doc.clone(), TableStatus::Lobby).await?;
                 // The finished game stays in the store (its record, the next
                 // game's number); the lobby shows none.
                 self.live = None;
-                self.publish();
                 self.broadcast_table();
                 Ok(())
             }
@@ -974,6 +969,14 @@ impl Room {
             Ok(())
         } else {
             refuse(ErrorCode::NotHost, "Only the host may do that.")
+        }
+    }
+
+    fn require_finished(&self) -> Result<(), Refusal> {
+        if self.status == TableStatus::Finished {
+            Ok(())
+        } else {
+            refuse(ErrorCode::WrongStatus, "The game is not over yet.")
         }
     }
 
