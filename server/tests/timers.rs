@@ -411,6 +411,22 @@ async fn stored_game(
     (table.invite_code, token)
 }
 
+/// A server started on `db` recovers its one game; Bo comes back to it. His
+/// connection and his first snapshot.
+async fn restarted(db: &Arc<MemDb>, invite: &str, token: String) -> (Conn, Value) {
+    let app = AppState::new(
+        db.clone(),
+        Config {
+            bot_delay: Duration::ZERO,
+            ..Config::default()
+        },
+    );
+    assert_eq!(app.recover().await.unwrap(), 1);
+    let mut bo = Conn::join(&app, invite, "", Some(token)).await;
+    let snap = bo.recv_type("snapshot").await;
+    (bo, snap)
+}
+
 /// A tic-tac-toe game whose one entry was logged `ago_ms` before the restart,
 /// with a 30 s turn timer.
 async fn crashed_game(db: &MemDb, ago_ms: i64) -> (String, String) {
@@ -434,16 +450,7 @@ async fn timers_resume_with_the_time_left_after_a_restart() {
     for (ago_ms, left_ms) in [(8_000, 22_000), (29_000, 10_000)] {
         let db = Arc::new(MemDb::default());
         let (invite, token) = crashed_game(&db, ago_ms).await;
-        let app = AppState::new(
-            db.clone(),
-            Config {
-                bot_delay: Duration::ZERO,
-                ..Config::default()
-            },
-        );
-        assert_eq!(app.recover().await.unwrap(), 1);
-        let mut bo = Conn::join(&app, &invite, "", Some(token)).await;
-        let snap = bo.recv_type("snapshot").await;
+        let (mut bo, snap) = restarted(&db, &invite, token).await;
         assert_eq!(snap["game"]["version"], 1);
         assert_eq!(snap["game"]["awaiting"]["seats"], json!([1]));
         let timer = snap["game"]["awaiting"]["timer_ms"].as_u64().unwrap();
@@ -570,16 +577,7 @@ async fn a_turn_of_several_moves_resumes_from_its_start() {
         &timed,
     )
     .await;
-    let app = AppState::new(
-        db.clone(),
-        Config {
-            bot_delay: Duration::ZERO,
-            ..Config::default()
-        },
-    );
-    assert_eq!(app.recover().await.unwrap(), 1);
-    let mut bo = Conn::join(&app, &invite, "", Some(token)).await;
-    let snap = bo.recv_type("snapshot").await;
+    let (_bo, snap) = restarted(&db, &invite, token).await;
     assert_eq!(snap["game"]["awaiting"]["seats"], json!([1]));
     let timer = snap["game"]["awaiting"]["timer_ms"].as_u64().unwrap();
     assert!(

@@ -151,22 +151,36 @@ async fn connect_from(from: IpAddr, to: SocketAddr) -> std::io::Result<TcpStream
     socket.connect(to).await
 }
 
-/// One HTTP request; the status (0 when the connection failed or was closed).
-async fn http(from: IpAddr, to: SocketAddr, request: &str) -> (u16, usize) {
+/// One HTTP request; the status (0 when the connection failed or was closed)
+/// and the body.
+async fn http(from: IpAddr, to: SocketAddr, request: &str) -> (u16, String) {
     let Ok(mut tcp) = connect_from(from, to).await else {
-        return (0, 0);
+        return (0, String::new());
     };
     if tcp.write_all(request.as_bytes()).await.is_err() {
-        return (0, 0);
+        return (0, String::new());
     }
     let mut buf = Vec::new();
     let _ = tokio::time::timeout(Duration::from_secs(60), tcp.read_to_end(&mut buf)).await;
-    let status = std::str::from_utf8(&buf[..buf.len().min(64)])
-        .ok()
-        .and_then(|t| t.split_whitespace().nth(1))
+    let text = String::from_utf8_lossy(&buf);
+    let status = text
+        .split_whitespace()
+        .nth(1)
         .and_then(|s| s.parse().ok())
         .unwrap_or(0);
-    (status, buf.len())
+    let body = text.split_once("\r\n\r\n").map_or("", |(_, b)| b);
+    (status, body.to_owned())
+}
+
+/// A `POST /api/tables` request for a two-seat table of `game`.
+fn new_table_request(game: &str, name: &str, public: bool) -> String {
+    let body = json!({"game": game, "name": name,
+        "settings": {"seats": 2, "options": {}, "spectators_allowed": true, "public": public}})
+    .to_string();
+    format!(
+        "POST /api/tables HTTP/1.1\r\nhost: x\r\nconnection: close\r\ncontent-type: application/json\r\ncontent-length: {}\r\n\r\n{body}",
+        body.len()
+    )
 }
 
 #[derive(Default)]
@@ -224,23 +238,9 @@ async fn run(addr: SocketAddr, code: &str, length: Duration) {
     {
         let lurkers = Arc::clone(&lurkers);
         tasks.push(tokio::spawn(async move {
-            let body = json!({"game": "big-city", "name": "Lurk",
-                "settings": {"seats": 2, "options": {}, "spectators_allowed": true, "public": false}})
-            .to_string();
-            let request = format!(
-                "POST /api/tables HTTP/1.1\r\nhost: x\r\nconnection: close\r\ncontent-type: application/json\r\ncontent-length: {}\r\n\r\n{body}",
-                body.len()
-            );
-            let Ok(mut tcp) = connect_from(source(67), addr).await else {
-                return;
-            };
-            let _ = tcp.write_all(request.as_bytes()).await;
-            let mut text = String::new();
-            let _ = tcp.read_to_string(&mut text).await;
-            let Some(table) = text
-                .split_once("\r\n\r\n")
-                .and_then(|(_, b)| serde_json::from_str::<serde_json::Value>(b).ok())
-            else {
+            let request = new_table_request("big-city", "Lurk", false);
+            let (_, body) = http(source(67), addr, &request).await;
+            let Ok(table) = serde_json::from_str::<serde_json::Value>(&body) else {
                 return;
             };
             let invite = table["invite_code"].as_str().unwrap_or_default().to_owned();
@@ -250,7 +250,7 @@ async fn run(addr: SocketAddr, code: &str, length: Duration) {
                     lurkers.count(0);
                     continue;
                 };
-                // A small receive buffer fills fast; nothing is ever read.
+                // Nothing is ever read: what the server writes piles up.
                 match tokio_tungstenite::client_async(format!("ws://{addr}/ws/{invite}"), tcp).await
                 {
                     Ok((mut ws, _)) => {
@@ -280,13 +280,7 @@ async fn run(addr: SocketAddr, code: &str, length: Duration) {
     {
         let creations = Arc::clone(&creations);
         tasks.push(tokio::spawn(async move {
-            let body = json!({"game": "tic-tac-toe", "name": "Flood",
-                "settings": {"seats": 2, "options": {}, "spectators_allowed": true, "public": true}})
-            .to_string();
-            let request = format!(
-                "POST /api/tables HTTP/1.1\r\nhost: x\r\nconnection: close\r\ncontent-type: application/json\r\ncontent-length: {}\r\n\r\n{body}",
-                body.len()
-            );
+            let request = new_table_request("tic-tac-toe", "Flood", true);
             while Instant::now() < until {
                 let (status, _) = http(source(68), addr, &request).await;
                 creations.count(status);
