@@ -390,7 +390,15 @@ export function createBigCityBoard(ctx) {
           'tbody',
           null,
           sources.map(([key, pieces]) =>
-            h('tr', { 'data-source': key }, h('th', { scope: 'row' }, t(`final.${key}`)), seats.map((seat) => h('td', { 'data-seat': seat, 'data-value': points(seat, pieces) }, String(points(seat, pieces))))),
+            h(
+              'tr',
+              { 'data-source': key },
+              h('th', { scope: 'row' }, t(`final.${key}`)),
+              seats.map((seat) => {
+                const n = points(seat, pieces);
+                return h('td', { 'data-seat': seat, 'data-value': n }, String(n));
+              }),
+            ),
           ),
           h('tr', { class: 'total', 'data-source': 'total' }, h('th', { scope: 'row' }, t('final.total')), seats.map((seat) => h('td', { 'data-seat': seat, 'data-value': v.scores[seat] }, String(v.scores[seat])))),
         ),
