@@ -96,7 +96,7 @@ export function showTable(root, code, go, guest = '') {
   const banner = h('div', { class: 'turn-banner', id: 'turn-banner', 'aria-live': 'polite' });
   const timerEl = h('div', { class: 'timer', id: 'timer' });
   const connEl = h('div', { class: 'conn', id: 'conn-status' });
-  const cue = turnCue(() => (table ? (gameUI(table.game)?.name() ?? table.game) : ''));
+  const cue = turnCue(() => currentGameName());
   const mainEl = h('div', { class: 'table-main', id: 'table-main' });
   const seatsEl = h('section', { class: 'panel seats-panel', id: 'seats' });
   const inviteEl = h('section', { class: 'panel invite-panel', id: 'invite' });
@@ -318,8 +318,13 @@ export function showTable(root, code, go, guest = '') {
     );
   }
 
+  /** The name of the table's game, as its board module calls it. */
+  function currentGameName() {
+    return table ? (gameUI(table.game)?.name() ?? table.game) : '';
+  }
+
   function renderBanner() {
-    const gameName = table ? (gameUI(table.game)?.name() ?? table.game) : '';
+    const gameName = currentGameName();
     const myTurn = Boolean(game && !game.outcome && mySeat() !== undefined && game.awaiting.seats.includes(/** @type {number} */ (mySeat())));
     cue.update(myTurn);
     // The tab title tells a player in another tab that the table waits for him.
@@ -370,7 +375,7 @@ export function showTable(root, code, go, guest = '') {
   function seatName(s) {
     const o = s.occupant;
     if (o.kind === 'human') return o.name;
-    if (o.kind === 'bot') return `${t('table.bot', { level: t(`bot.${o.level}`) })} ${s.seat + 1}`;
+    if (o.kind === 'bot') return botName(o.level, s.seat);
     return t('table.empty_seat');
   }
 
@@ -862,7 +867,16 @@ export function showTable(root, code, go, guest = '') {
  */
 function replayName(name, seat) {
   const bot = /^Bot \((random|greedy)\)$/.exec(name);
-  return bot ? `${t('table.bot', { level: t(`bot.${bot[1]}`) })} ${seat + 1}` : name;
+  return bot ? botName(bot[1], seat) : name;
+}
+
+/**
+ * A bot as the table names it: its level and its seat ("Bot (strong) 2").
+ * @param {string} level
+ * @param {number} seat
+ */
+function botName(level, seat) {
+  return `${t('table.bot', { level: t(`bot.${level}`) })} ${seat + 1}`;
 }
 
 /**
