@@ -28,8 +28,6 @@ pub mod pieces;
 pub mod position;
 #[cfg(test)]
 mod props;
-#[cfg(test)]
-mod rulings;
 mod view;
 pub mod wire;
 
