@@ -850,6 +850,7 @@ impl BigCity {
                 }
                 Step::SecondStreetcar
             }
+            Stage::Drawing { remaining: 0 } => return Err(stage_err("nothing_to_draw")),
             Stage::Drawing { remaining } => Step::Drawing { remaining },
             Stage::TradeAnswers => Step::TradeAnswers,
             Stage::TradeAccept => Step::TradeAccept,
@@ -876,11 +877,16 @@ impl BigCity {
                 .collect();
         }
         g.trade = load_trade(&g, p)?;
+        // The game skips the draws when no stack allows one (C4); it never waits
+        // for them.
+        if matches!(g.step, Step::Drawing { .. }) && g.drawable().is_empty() {
+            return Err(stage_err("no_stack_to_draw"));
+        }
         Ok(g)
     }
 
     /// The position of this state: everything, hidden information included. It is
-    /// for tests, tools and the server's own records; it never goes to a viewer.
+    /// for tests and tools; it never goes to a viewer.
     pub fn to_position(&self) -> Position {
         let me = self.active;
         Position {

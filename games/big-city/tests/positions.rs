@@ -104,8 +104,8 @@ fn positions_round_trip_over_random_games() {
     assert!(states > 250, "{states} states checked");
 }
 
-/// Every game state that `apply` can reach through one move also round-trips
-/// when loaded in the middle of a game and played on the same way.
+/// A game loaded from its own position mid-game plays on exactly like the
+/// original: same events, same state after every move.
 #[test]
 fn a_loaded_game_plays_on_like_the_original() {
     let setup = Setup {
@@ -310,6 +310,20 @@ fn inconsistent_positions_are_refused() {
             "seats 2\nstep starting_city\ntile 6 0 3",
             PositionError::Stage {
                 code: "starting_city_tiles",
+            },
+        ),
+        (
+            "seats 2\nstep drawing 0",
+            PositionError::Stage {
+                code: "nothing_to_draw",
+            },
+        ),
+        (
+            "seats 2\noptions limited_card_drawing\nhand 0 11\nstack 1\nstack 2\nstack 3\n\
+             discards 12 13 14 15 16 17 18 19 21 22 23 24 25 26 27 28 29 31 32 33 34 35 36 37 38 39\n\
+             tile 3 3 0\ntile 2 0 3\nstep drawing 1",
+            PositionError::Stage {
+                code: "no_stack_to_draw",
             },
         ),
         (
