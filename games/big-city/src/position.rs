@@ -76,7 +76,7 @@ use crate::game::{BigCity, Building, Step, Trade, hand_size, starting_round};
 use crate::geometry::{self, Cell, CityMap, Edge, PlacementError, TilePlacement};
 use crate::pieces::{ALL_PIECES, STREETCARS, is_card, stack_of};
 use crate::wire::{EndReason, Options, Piece, Segment};
-use engine::Setup;
+use engine::{Setup, SetupError};
 
 /// A whole Big City position, hidden information included. Parsed from text with
 /// [`Position::parse`], written with `Display`, loaded with
@@ -161,7 +161,7 @@ pub enum PositionError {
     /// A required line is missing.
     Missing { keyword: &'static str },
     /// Seats, starting seat or options refused by the game's setup.
-    Setup(String),
+    Setup(SetupError),
     /// A seat number that is not one of the table's.
     Seat { seat: u8 },
     /// A tile that cannot be placed where the position says (G2, G6).
@@ -676,7 +676,7 @@ impl BigCity {
             options: p.options.clone(),
             first_seat: Some(p.first_seat),
         })
-        .map_err(|e| PositionError::Setup(e.0))?;
+        .map_err(PositionError::Setup)?;
         let seats = p.seats;
         let seat_ok = |seat: u8| {
             if seat < seats {
