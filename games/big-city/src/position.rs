@@ -1008,3 +1008,17 @@ fn load_trade(g: &BigCity, p: &Position) -> Result<Option<Trade>, PositionError>
         answers,
     }))
 }
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn piece_names_are_the_wire_names() {
+        for p in ALL_PIECES {
+            let wire = serde_json::to_string(&p).unwrap();
+            assert_eq!(wire, format!("\"{}\"", piece_key(p)));
+        }
+    }
+}
