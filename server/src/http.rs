@@ -183,7 +183,7 @@ async fn metrics(
     }
     (
         [(header::CONTENT_TYPE, "text/plain; version=0.0.4")],
-        app.0.metrics.render(),
+        app.0.metrics.render(app.0.db.committer_stats()),
     )
         .into_response()
 }
