@@ -563,7 +563,7 @@ async fn committer_concurrent_rooms_keep_each_games_order(ctx: &Ctx) {
     let committer = Committer::spawn(ctx.store.clone());
     let mut rooms = Vec::new();
     for _ in 0..8 {
-        let (t, g) = table_with_game(&ctx.store, "playing").await;
+        let (t, g) = table_with_game(&ctx.store, TableStatus::Playing).await;
         let committer = committer.clone();
         rooms.push(tokio::spawn(async move {
             for seq in 0..25 {
