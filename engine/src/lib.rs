@@ -158,7 +158,11 @@ pub enum SetupError {
     /// The chosen starting seat is not at the table.
     FirstSeat,
     /// An option is outside its range (`name` is the option's field).
-    OptionRange { name: &'static str, min: u64, max: u64 },
+    OptionRange {
+        name: &'static str,
+        min: u64,
+        max: u64,
+    },
 }
 
 impl std::fmt::Display for SetupError {
@@ -243,8 +247,11 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
     fn legal_moves(&self, seat: Seat) -> Vec<Self::Move>;
 
     /// Applies a move of `seat`. On error the state is unchanged.
-    fn apply(&mut self, seat: Seat, mv: &Self::Move)
-        -> Result<Vec<Self::Event>, Illegal<Self::Rule>>;
+    fn apply(
+        &mut self,
+        seat: Seat,
+        mv: &Self::Move,
+    ) -> Result<Vec<Self::Event>, Illegal<Self::Rule>>;
 
     /// The timer of the current period ran out: decide for every awaited seat as the
     /// game's rulings say (e.g. pass). Must make progress: afterwards the period has
@@ -366,11 +373,10 @@ pub fn play_out<G: Game>(
             },
         };
         let index = log.len();
-        apply_entry(&mut game, &entry)
-            .map_err(|illegal| ReplayError::Illegal {
-                index,
-                code: illegal.code(),
-            })?;
+        apply_entry(&mut game, &entry).map_err(|illegal| ReplayError::Illegal {
+            index,
+            code: illegal.code(),
+        })?;
         log.push(entry);
     }
     Ok((game, log))

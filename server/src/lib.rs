@@ -20,6 +20,7 @@ mod http;
 mod listen;
 pub mod metrics;
 mod records;
+pub mod refusal;
 pub mod room;
 pub mod typegen;
 pub mod views;
@@ -42,9 +43,10 @@ use uuid::Uuid;
 
 use crate::db::{Db, GameRow, MoveRow, StoreDb, TableRow};
 use crate::games::Registry;
+use crate::refusal::Refusal;
 use crate::room::{PlayerDoc, Room, RoomInit, RoomMsg, SeatDoc, TableDoc};
-use protocol::ErrorCode;
 use protocol::api::{CreateTable, TableCreated};
+use protocol::{ErrorCode, ErrorReason};
 
 pub use crate::room::bot_seed;
 
@@ -288,6 +290,15 @@ impl Bucket {
     /// Whether the bucket has refilled completely.
     pub fn is_full(&self) -> bool {
         self.tokens + self.at.elapsed().as_secs_f64() * self.per_second >= self.burst
+    }
+
+    /// Milliseconds until the next token (0 when one is there).
+    pub fn retry_after_ms(&self) -> u64 {
+        let missing = 1.0 - self.tokens - self.at.elapsed().as_secs_f64() * self.per_second;
+        if missing <= 0.0 || self.per_second <= 0.0 {
+            return 0;
+        }
+        (missing / self.per_second * 1000.0).ceil() as u64
     }
 
     /// Takes a token if there is one.
@@ -542,13 +553,10 @@ impl AppState {
     }
 
     /// Creates a table in the lobby (the host takes seat 0) and starts its room.
-    pub async fn create_table(
-        &self,
-        req: CreateTable,
-    ) -> Result<TableCreated, (ErrorCode, String)> {
-        let kind = self.0.games.get(&req.game).ok_or((
+    pub async fn create_table(&self, req: CreateTable) -> Result<TableCreated, Refusal> {
+        let kind = self.0.games.get(&req.game).ok_or(Refusal::reason(
             ErrorCode::BadSettings,
-            "This server has no such game.".to_owned(),
+            ErrorReason::UnknownGame,
         ))?;
         let name = room::clean_name(&req.name)?;
         let settings = room::check_settings(kind.as_ref(), &req.settings)?;
@@ -580,12 +588,7 @@ impl AppState {
             doc: serde_json::to_value(&doc).unwrap_or(serde_json::Value::Null),
             updated_at_ms: now_ms(),
         };
-        let try_again = || {
-            (
-                ErrorCode::TryAgain,
-                "The server cannot reach its store right now. Try again.".to_owned(),
-            )
-        };
+        let try_again = || Refusal::new(ErrorCode::TryAgain);
         if let Err(e) = self.0.db.upsert_table(&row).await {
             tracing::warn!(error = %e, "creating a table failed");
             return Err(try_again());

@@ -15,8 +15,9 @@ use std::time::Duration;
 use axum::extract::ws::Utf8Bytes;
 use engine::{BotLevel, Entry, GameRng, Outcome, Seat, Viewer};
 use protocol::{
-    AwaitingInfo, ChatLine, ClientMsg, ErrorCode, GameSnapshot, LoggedEvents, Occupant, SeatInfo,
-    ServerMsg, TableInfo, TableSettings, TableStatus, You, api::PublicTable,
+    AwaitingInfo, ChatLine, ClientMsg, ErrorArgs, ErrorCode, ErrorReason, GameSnapshot,
+    LoggedEvents, Occupant, SeatInfo, ServerMsg, TableInfo, TableSettings, TableStatus, You,
+    api::PublicTable,
 };
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -26,7 +27,8 @@ use uuid::Uuid;
 
 use crate::codes;
 use crate::db::{GameRow, MoveRow, TableRow};
-use crate::games::{Applied, ErasedGame, GameKind, MoveError, SetupDoc};
+use crate::games::{Applied, ErasedGame, GameKind, SetupDoc};
+use crate::refusal::Refusal;
 use crate::views::{self, ViewJson};
 use crate::{Shared, now_ms};
 
@@ -38,6 +40,8 @@ const RECENT_EVENTS: usize = 60;
 const AWAY_AFTER: u8 = 3;
 /// Shortest turn timer a host may set, and the least time a recovered timer gets.
 pub const MIN_TURN_SECONDS: u32 = 5;
+/// The longest turn timer: one day.
+pub const MAX_TURN_SECONDS: u32 = 86_400;
 const RECOVERED_TIMER_FLOOR: Duration = Duration::from_secs(10);
 /// Pause before retrying a bot move or a timeout after the store failed.
 const RETRY: Duration = Duration::from_secs(1);
@@ -110,20 +114,6 @@ fn update_frame_parts(
     (head, tail)
 }
 
-pub fn error_msg(
-    code: ErrorCode,
-    message: &str,
-    id: Option<u64>,
-    rule: Option<String>,
-) -> Utf8Bytes {
-    encode(&ServerMsg::Error {
-        code,
-        message: message.to_owned(),
-        id,
-        rule,
-    })
-}
-
 /// A message to a room.
 pub enum RoomMsg {
     /// A connection said `hello`. `reply` tells it whether it joined.
@@ -149,11 +139,8 @@ pub enum RoomMsg {
     },
 }
 
-/// A refusal: code and sentence for the client.
-type Refusal = (ErrorCode, String);
-
-fn refuse<T>(code: ErrorCode, message: &str) -> Result<T, Refusal> {
-    Err((code, message.to_owned()))
+fn refuse<T>(code: ErrorCode) -> Result<T, Refusal> {
+    Err(Refusal::new(code))
 }
 
 struct Conn {
@@ -451,12 +438,7 @@ impl Room {
         while let Ok(msg) = inbox.try_recv() {
             match msg {
                 RoomMsg::Join { out, reply, .. } => {
-                    out.push(error_msg(
-                        ErrorCode::TryAgain,
-                        "The table was being put away. Reconnect.",
-                        None,
-                        None,
-                    ));
+                    out.push(Refusal::new(ErrorCode::TryAgain).msg(None));
                     out.close.notify_one();
                     let _ = reply.send(false);
                 }
@@ -514,25 +496,11 @@ impl Room {
                                 .observe(received.elapsed().as_secs_f64());
                         }
                     }
-                    Err((code, message)) => {
-                        let rule = None;
-                        self.send_err(conn, code, &message, move_id, rule);
-                    }
+                    Err(refusal) => self.send(conn, refusal.msg(move_id)),
                 }
             }
             RoomMsg::Shutdown { .. } => {}
         }
-    }
-
-    fn send_err(
-        &mut self,
-        conn: u64,
-        code: ErrorCode,
-        message: &str,
-        id: Option<u64>,
-        rule: Option<String>,
-    ) {
-        self.send(conn, error_msg(code, message, id, rule));
     }
 
     fn send(&mut self, conn: u64, msg: Utf8Bytes) {
@@ -770,8 +738,8 @@ impl Room {
         spectator_link: bool,
         out: Outbox,
     ) -> bool {
-        let reply_err = |code, message: &str| {
-            out.push(error_msg(code, message, None, None));
+        let reply_err = |refusal: Refusal| {
+            out.push(refusal.msg(None));
             false
         };
         let mut player = None;
@@ -785,19 +753,13 @@ impl Room {
                 }
                 None if hash == self.doc.host => player = Some(hash),
                 None => {
-                    return reply_err(
-                        ErrorCode::BadToken,
-                        "That seat token does not belong to this table.",
-                    );
+                    return reply_err(ErrorCode::BadToken.into());
                 }
             }
         }
         if player.is_none() {
             if spectator_link && !self.doc.settings.spectators_allowed {
-                return reply_err(
-                    ErrorCode::NoSpectators,
-                    "This table does not allow spectators.",
-                );
+                return reply_err(ErrorCode::NoSpectators.into());
             }
             // A newcomer's name: cleaned, and told apart from everyone's at the
             // table (players with a token, and whoever is connected). Every name
@@ -811,7 +773,7 @@ impl Room {
                         .map(|p| p.name.as_str())
                         .chain(self.conns.values().map(|c| c.name.as_str())),
                 ),
-                Err((code, message)) => return reply_err(code, &message),
+                Err(refusal) => return reply_err(refusal),
             };
         }
         let newly_seated = self.seat_of(player.as_deref()).is_some()
@@ -853,14 +815,14 @@ impl Room {
             return Ok(());
         }
         match msg {
-            ClientMsg::Hello { .. } => refuse(ErrorCode::HelloFirst, "You already said hello."),
+            ClientMsg::Hello { .. } => refuse(ErrorCode::HelloFirst),
             ClientMsg::Move { id, version, mv } => self.on_move(conn, id, version, mv).await,
             ClientMsg::LegalMoves => {
                 let seat = self.require_seat(conn)?;
                 let live = self
                     .live
                     .as_ref()
-                    .ok_or((ErrorCode::WrongStatus, "No game is running.".to_owned()))?;
+                    .ok_or(Refusal::new(ErrorCode::WrongStatus))?;
                 let msg = encode(&ServerMsg::LegalMoves {
                     version: live.version,
                     moves: live.state.legal_moves(seat),
@@ -902,10 +864,10 @@ impl Room {
                     .skip(n)
                     .any(|s| !matches!(s, SeatDoc::Empty))
                 {
-                    return refuse(
+                    return Err(Refusal::reason(
                         ErrorCode::BadSettings,
-                        "Free the seats you want to remove first.",
-                    );
+                        ErrorReason::SeatsOccupied,
+                    ));
                 }
                 doc.seats.resize(n, SeatDoc::Empty);
                 doc.settings = settings;
@@ -921,7 +883,7 @@ impl Room {
                 let mut doc = self.doc.clone();
                 let was = std::mem::replace(&mut doc.seats[i], SeatDoc::Empty);
                 if was == SeatDoc::Empty {
-                    return refuse(ErrorCode::NoSuchSeat, "That seat is already empty.");
+                    return refuse(ErrorCode::NoSuchSeat);
                 }
                 self.save_doc(doc).await?;
                 if let SeatDoc::Human { token_hash, .. } = was {
@@ -958,17 +920,15 @@ impl Room {
     }
 
     fn require_seat(&self, conn: u64) -> Result<Seat, Refusal> {
-        self.seat_of(self.conn_player(conn).as_deref()).ok_or((
-            ErrorCode::NotSeated,
-            "You do not hold a seat at this table.".to_owned(),
-        ))
+        self.seat_of(self.conn_player(conn).as_deref())
+            .ok_or(Refusal::new(ErrorCode::NotSeated))
     }
 
     fn require_host(&self, conn: u64) -> Result<(), Refusal> {
         if self.conn_player(conn).as_deref() == Some(self.doc.host.as_str()) {
             Ok(())
         } else {
-            refuse(ErrorCode::NotHost, "Only the host may do that.")
+            refuse(ErrorCode::NotHost)
         }
     }
 
@@ -976,7 +936,7 @@ impl Room {
         if self.status == TableStatus::Finished {
             Ok(())
         } else {
-            refuse(ErrorCode::WrongStatus, "The game is not over yet.")
+            refuse(ErrorCode::WrongStatus)
         }
     }
 
@@ -984,10 +944,7 @@ impl Room {
         if self.status == TableStatus::Lobby {
             Ok(())
         } else {
-            refuse(
-                ErrorCode::WrongStatus,
-                "That is only possible before the game starts.",
-            )
+            refuse(ErrorCode::WrongStatus)
         }
     }
 
@@ -996,7 +953,7 @@ impl Room {
         if i < self.doc.seats.len() {
             Ok(i)
         } else {
-            refuse(ErrorCode::NoSuchSeat, "There is no seat with that number.")
+            refuse(ErrorCode::NoSuchSeat)
         }
     }
 
@@ -1023,10 +980,7 @@ impl Room {
         };
         if let Err(e) = self.shared.db.upsert_table(&row).await {
             tracing::warn!(table = %self.id, error = %e, "saving the table failed");
-            return refuse(
-                ErrorCode::TryAgain,
-                "The server could not save that. Try again.",
-            );
+            return refuse(ErrorCode::TryAgain);
         }
         self.doc = doc;
         self.status = status;
@@ -1037,22 +991,25 @@ impl Room {
         let text = clean_chat(&text);
         let chars = text.chars().count();
         if chars == 0 || chars > protocol::MAX_CHAT_CHARS {
-            return refuse(
+            return Err(Refusal::with(
                 ErrorCode::BadChat,
-                &format!(
-                    "A chat message has 1 to {} characters.",
-                    protocol::MAX_CHAT_CHARS
-                ),
-            );
+                ErrorArgs {
+                    max_chars: Some(protocol::MAX_CHAT_CHARS as u32),
+                    ..ErrorArgs::default()
+                },
+            ));
         }
         let Some(c) = self.conns.get_mut(&conn) else {
             return Ok(());
         };
         if !c.chat.take() {
-            return refuse(
+            return Err(Refusal::with(
                 ErrorCode::RateLimited,
-                "You are chatting too fast. Wait a moment.",
-            );
+                ErrorArgs {
+                    retry_after_ms: Some(c.chat.retry_after_ms().max(1)),
+                    ..ErrorArgs::default()
+                },
+            ));
         }
         let name = c.name.clone();
         let player = c.player.clone();
@@ -1080,7 +1037,7 @@ impl Room {
             return Ok(());
         };
         if c.spectator_link && c.player.is_none() {
-            return refuse(ErrorCode::Spectator, "Spectators cannot take a seat.");
+            return refuse(ErrorCode::Spectator);
         }
         let i = match seat {
             Some(s) => self.seat_index(s)?,
@@ -1089,10 +1046,10 @@ impl Room {
                 .seats
                 .iter()
                 .position(|s| *s == SeatDoc::Empty)
-                .ok_or((ErrorCode::SeatTaken, "The table is full.".to_owned()))?,
+                .ok_or(Refusal::new(ErrorCode::SeatTaken))?,
         };
         if self.doc.seats[i] != SeatDoc::Empty {
-            return refuse(ErrorCode::SeatTaken, "That seat is taken.");
+            return refuse(ErrorCode::SeatTaken);
         }
         let mut doc = self.doc.clone();
         let mut new_token = None;
@@ -1145,7 +1102,7 @@ impl Room {
         let mut doc = self.doc.clone();
         let replaced = match (self.status, &doc.seats[i]) {
             (TableStatus::Lobby, SeatDoc::Empty) => None,
-            (TableStatus::Lobby, _) => return refuse(ErrorCode::SeatTaken, "That seat is taken."),
+            (TableStatus::Lobby, _) => return refuse(ErrorCode::SeatTaken),
             (
                 TableStatus::Playing,
                 SeatDoc::Human {
@@ -1154,13 +1111,10 @@ impl Room {
                 },
             ) => Some(token_hash.clone()),
             (TableStatus::Playing, _) => {
-                return refuse(
-                    ErrorCode::SeatTaken,
-                    "During a game only an away player's seat can go to a bot.",
-                );
+                return refuse(ErrorCode::SeatTaken);
             }
             (TableStatus::Finished, _) => {
-                return refuse(ErrorCode::WrongStatus, "The game is over.");
+                return refuse(ErrorCode::WrongStatus);
             }
         };
         doc.seats[i] = SeatDoc::Bot { level };
@@ -1182,10 +1136,10 @@ impl Room {
 
     async fn start_game(&mut self) -> Result<(), Refusal> {
         if self.doc.seats.contains(&SeatDoc::Empty) {
-            return refuse(
+            return Err(Refusal::reason(
                 ErrorCode::BadSettings,
-                "Every seat needs a player or a bot.",
-            );
+                ErrorReason::EmptySeats,
+            ));
         }
         self.check_settings(&self.doc.settings.clone())?;
         let names = self
@@ -1207,10 +1161,10 @@ impl Room {
             first_seat: None,
             names,
         };
-        let state = self
-            .kind
-            .start(&setup)
-            .map_err(|message| (ErrorCode::BadSettings, message))?;
+        let state = self.kind.start(&setup).map_err(|e| {
+            tracing::warn!(table = %self.id, error = %e, "the game refused its setup");
+            Refusal::new(ErrorCode::BadSettings)
+        })?;
         let row = GameRow {
             id: Uuid::new_v4(),
             table_id: self.id,
@@ -1221,10 +1175,7 @@ impl Room {
         };
         if let Err(e) = self.shared.db.insert_game(&row).await {
             tracing::warn!(table = %self.id, error = %e, "starting a game failed");
-            return refuse(
-                ErrorCode::TryAgain,
-                "The server could not start the game. Try again.",
-            );
+            return refuse(ErrorCode::TryAgain);
         }
         let mut doc = self.doc.clone();
         for s in doc.seats.iter_mut() {
@@ -1262,7 +1213,7 @@ impl Room {
         mv: Value,
     ) -> Result<(), Refusal> {
         if self.live.is_none() || self.status != TableStatus::Playing {
-            return refuse(ErrorCode::WrongStatus, "No game is running.");
+            return refuse(ErrorCode::WrongStatus);
         }
         let seat = self.require_seat(conn)?;
         self.ensure_fresh().await?;
@@ -1272,30 +1223,20 @@ impl Room {
         // A stale move is stale whatever else is true of it: the client must look at
         // the game again (resync) before deciding.
         if live.is_stale(seat, version) {
-            return refuse(
+            return Err(Refusal::with(
                 ErrorCode::StaleVersion,
-                &format!(
-                    "That move was made on version {version} but the game is at version {}. Nothing was applied.",
-                    live.version
-                ),
-            );
+                ErrorArgs {
+                    version: Some(live.version),
+                    ..ErrorArgs::default()
+                },
+            ));
         }
         if !live.state.awaiting().includes(seat) {
-            return refuse(ErrorCode::NotYourTurn, "It is not your turn to decide.");
+            return refuse(ErrorCode::NotYourTurn);
         }
         let applied = match live.state.try_move(seat, &mv) {
             Ok(a) => a,
-            Err(MoveError::BadMove(message)) => return refuse(ErrorCode::BadMove, &message),
-            Err(MoveError::Illegal(illegal)) => {
-                self.send_err(
-                    conn,
-                    ErrorCode::IllegalMove,
-                    &illegal.message,
-                    Some(id),
-                    Some(illegal.code.to_owned()),
-                );
-                return Ok(());
-            }
+            Err(e) => return Err(e.into()),
         };
         self.commit(applied, Some(seat)).await?;
         let version = self.live.as_ref().map_or(0, |l| l.version);
@@ -1313,25 +1254,16 @@ impl Room {
         let (game, moves) = match loaded {
             Ok(Some(x)) => x,
             Ok(None) => {
-                return refuse(
-                    ErrorCode::TryAgain,
-                    "The game could not be loaded. Try again.",
-                );
+                return refuse(ErrorCode::TryAgain);
             }
             Err(e) => {
                 tracing::warn!(table = %self.id, error = %e, "reloading the game failed");
-                return refuse(
-                    ErrorCode::TryAgain,
-                    "The server could not reach its store. Try again.",
-                );
+                return refuse(ErrorCode::TryAgain);
             }
         };
         let (live, _) = live_from(self.kind.as_ref(), &game, &moves).map_err(|e| {
             tracing::error!(table = %self.id, error = %e, "the move log does not replay");
-            (
-                ErrorCode::TryAgain,
-                "The game could not be loaded. Try again.".to_owned(),
-            )
+            Refusal::new(ErrorCode::TryAgain)
         })?;
         let changed = self.live.as_ref().map(|l| l.version) != Some(live.version);
         self.live = Some(live);
@@ -1363,10 +1295,7 @@ impl Room {
         if let Err(e) = self.shared.db.append(row).await {
             tracing::warn!(table = %self.id, error = %e, "committing a move failed");
             live.dirty = true;
-            return refuse(
-                ErrorCode::TryAgain,
-                "The server could not save that move; nothing was applied. Try again.",
-            );
+            return refuse(ErrorCode::TryAgain);
         }
         self.shared
             .metrics
@@ -1677,21 +1606,25 @@ fn is_invisible(c: char) -> bool {
 /// because duplicates are found after cleaning ([`unique_name`]).
 pub fn clean_name(name: &str) -> Result<String, Refusal> {
     if name.chars().any(char::is_control) {
-        return refuse(
-            ErrorCode::BadName,
-            "A name cannot contain control characters.",
-        );
+        return Err(bad_name());
     }
     let visible: String = name.chars().filter(|&c| !is_invisible(c)).collect();
     let name = visible.trim();
     let n = name.chars().count();
     if n == 0 || n > protocol::MAX_NAME_CHARS {
-        return refuse(
-            ErrorCode::BadName,
-            &format!("A name has 1 to {} characters.", protocol::MAX_NAME_CHARS),
-        );
+        return Err(bad_name());
     }
     Ok(name.to_owned())
+}
+
+fn bad_name() -> Refusal {
+    Refusal::with(
+        ErrorCode::BadName,
+        ErrorArgs {
+            max_chars: Some(protocol::MAX_NAME_CHARS as u32),
+            ..ErrorArgs::default()
+        },
+    )
 }
 
 /// How names are compared at a table: case-insensitively, ends trimmed.
@@ -1756,16 +1689,20 @@ pub fn check_settings(
     settings: &TableSettings,
 ) -> Result<TableSettings, Refusal> {
     if let Some(s) = settings.turn_seconds
-        && !(MIN_TURN_SECONDS..=86_400).contains(&s)
+        && !(MIN_TURN_SECONDS..=MAX_TURN_SECONDS).contains(&s)
     {
-        return refuse(
+        return Err(Refusal::with(
             ErrorCode::BadSettings,
-            &format!("A turn timer lasts {MIN_TURN_SECONDS} seconds to one day."),
-        );
+            ErrorArgs {
+                min: Some(u64::from(MIN_TURN_SECONDS)),
+                max: Some(u64::from(MAX_TURN_SECONDS)),
+                ..ErrorArgs::reason(ErrorReason::TurnSeconds)
+            },
+        ));
     }
     let options = kind
         .check(settings.seats, &settings.options)
-        .map_err(|message| (ErrorCode::BadSettings, message))?;
+        .map_err(|args| Refusal::with(ErrorCode::BadSettings, args))?;
     Ok(TableSettings {
         options,
         ..settings.clone()

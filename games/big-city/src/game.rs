@@ -649,7 +649,9 @@ impl BigCity {
                     rotation: *rotation,
                 };
                 if !self.setup_set.contains(neighborhood) {
-                    return Err(Illegal::Rule(Rule::NotInStartingSet { neighborhood: *neighborhood }));
+                    return Err(Illegal::Rule(Rule::NotInStartingSet {
+                        neighborhood: *neighborhood,
+                    }));
                 }
                 self.check_tile(t)?;
                 self.timeouts[usize::from(seat)] = 0;
@@ -709,18 +711,27 @@ impl BigCity {
         if !(1..=8).contains(&t.neighborhood) {
             return Err(Illegal::Rule(Rule::UnknownNeighborhood));
         }
-        self.map.check_placement(t).map(|_| ()).map_err(|e| match e {
-            PlacementError::BadRotation => {
-                Illegal::Rule(Rule::BadRotation)
-            }
-            PlacementError::OutOfGrid => Illegal::Rule(Rule::OutOfGrid),
-            PlacementError::AlreadyPlaced => Illegal::Rule(Rule::NeighborhoodPlaced { neighborhood: t.neighborhood }),
-            PlacementError::Overlap => Illegal::Rule(Rule::Overlap),
-            PlacementError::NotConnected => Illegal::Rule(Rule::NotConnected),
-        })
+        self.map
+            .check_placement(t)
+            .map(|_| ())
+            .map_err(|e| match e {
+                PlacementError::BadRotation => Illegal::Rule(Rule::BadRotation),
+                PlacementError::OutOfGrid => Illegal::Rule(Rule::OutOfGrid),
+                PlacementError::AlreadyPlaced => Illegal::Rule(Rule::NeighborhoodPlaced {
+                    neighborhood: t.neighborhood,
+                }),
+                PlacementError::Overlap => Illegal::Rule(Rule::Overlap),
+                PlacementError::NotConnected => Illegal::Rule(Rule::NotConnected),
+            })
     }
 
-    fn check_cards(&self, seat: u8, cards: &[u8], min: usize, max: usize) -> Result<(), Illegal<Rule>> {
+    fn check_cards(
+        &self,
+        seat: u8,
+        cards: &[u8],
+        min: usize,
+        max: usize,
+    ) -> Result<(), Illegal<Rule>> {
         if cards.len() < min {
             return Err(Illegal::Rule(Rule::TooFewCards { min: min as u8 }));
         }
@@ -738,7 +749,12 @@ impl BigCity {
         Ok(())
     }
 
-    fn apply_action(&mut self, seat: u8, mv: &Move, ev: &mut Vec<Event>) -> Result<(), Illegal<Rule>> {
+    fn apply_action(
+        &mut self,
+        seat: u8,
+        mv: &Move,
+        ev: &mut Vec<Event>,
+    ) -> Result<(), Illegal<Rule>> {
         match mv {
             Move::PlaceNeighborhood {
                 neighborhood,
@@ -1074,7 +1090,10 @@ impl BigCity {
                 .filter(|_| p.seat != self.active);
             let ok = answer.is_some_and(|a| usize::from(p.index) < a.len());
             if !ok {
-                return Err(Illegal::Rule(Rule::BadPick { seat: p.seat, index: p.index }));
+                return Err(Illegal::Rule(Rule::BadPick {
+                    seat: p.seat,
+                    index: p.index,
+                }));
             }
         }
         Ok(())

@@ -653,7 +653,9 @@ mod tests {
             Rule::CrossesStreetcar,
             Rule::PieceUnavailable { piece: Piece::Bank },
             Rule::NeedsCityHall { piece: None },
-            Rule::SpecialCardNotHeld { piece: Piece::CentralPark },
+            Rule::SpecialCardNotHeld {
+                piece: Piece::CentralPark,
+            },
             Rule::ParkOutskirts,
             Rule::FactoryOutskirts,
             Rule::CityHallOutskirts,

@@ -95,7 +95,10 @@ fn ruling_b1_mountains_and_forest_are_not_buildable() {
         g.check(0, &place(13, 4, 0)).unwrap_err().code(),
         "not_buildable"
     );
-    assert_eq!(g.check(0, &place(14, 0, 0)).unwrap_err().code(), "off_board");
+    assert_eq!(
+        g.check(0, &place(14, 0, 0)).unwrap_err().code(),
+        "off_board"
+    );
 }
 
 #[test]
