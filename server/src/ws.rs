@@ -24,11 +24,12 @@ use protocol::{ClientMsg, ErrorArgs, ErrorCode, MAX_FRAME_BYTES};
 use tokio::sync::{Notify, mpsc, oneshot};
 use tokio::time::Instant;
 
+use crate::budget::Bucket;
 use crate::http::ApiErr;
 use crate::listen::ConnectionSlot;
 use crate::refusal::Refusal;
 use crate::room::{Outbox, RoomMsg};
-use crate::{AppState, Bucket, LookupError, OUT_QUEUE};
+use crate::{AppState, LookupError, OUT_QUEUE};
 
 /// Refused messages after which a flooding connection is closed. With the
 /// burst the bucket allows (40 by default, each answered with up to two frames,
