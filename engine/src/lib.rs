@@ -168,10 +168,10 @@ pub enum SetupError {
 impl std::fmt::Display for SetupError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            SetupError::Seats { min, max } => write!(f, "seats (allowed {min}..={max})"),
+            SetupError::Seats { min, max } => write!(f, "seats {min}..={max}"),
             SetupError::FirstSeat => f.write_str("first_seat"),
             SetupError::OptionRange { name, min, max } => {
-                write!(f, "option {name} (allowed {min}..={max})")
+                write!(f, "option_range {name} {min}..={max}")
             }
         }
     }
@@ -288,9 +288,9 @@ pub enum ReplayError {
 impl std::fmt::Display for ReplayError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            ReplayError::Setup(e) => write!(f, "setup refused: {e}"),
+            ReplayError::Setup(e) => write!(f, "setup: {e}"),
             ReplayError::Illegal { index, code } => write!(f, "entry {index}: {code}"),
-            ReplayError::StaleTimeout { index } => write!(f, "entry {index}: stale timeout"),
+            ReplayError::StaleTimeout { index } => write!(f, "entry {index}: stale_timeout"),
         }
     }
 }
