@@ -10,6 +10,7 @@
 //! - [`Awaiting`]: one seat (turn-based), several at once (simultaneous
 //!   decisions) and optionally a rules-imposed time window (objections).
 //! - [`Entry`] and [`replay`]: the move log is the truth; a game is rebuilt from it.
+//! - [`Illegal`] and [`Rule`]: a refusal is a stable code with typed arguments, never a sentence.
 //! - [`GameRng`]: the only source of randomness, stored inside the state.
 
 mod rng;
@@ -71,49 +72,108 @@ impl Awaiting {
     }
 }
 
-/// Why a move was refused. The state is unchanged whenever this is returned.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Illegal {
-    /// Stable, machine-readable code (`not_your_turn`, `cards_not_held`, ...).
-    pub code: &'static str,
-    /// A sentence for the player. Must never reveal hidden information of another seat.
-    pub message: String,
+/// A game's own reasons to refuse a move: a serde-tagged enum whose tag is the stable
+/// code and whose fields are the typed arguments a sentence about it needs
+/// (`{"code": "stack_empty", "args": {"stack": 3}}`: `#[serde(tag = "code", content =
+/// "args")]`). Each language renders it at the edge; a rules crate builds no sentence.
+/// The arguments never carry another seat's hidden information.
+pub trait Rule: Clone + Debug + PartialEq + Serialize + Send + Sync + 'static {
+    /// The stable code: the serde tag of this variant.
+    fn code(&self) -> &'static str;
 }
 
-impl Illegal {
-    pub fn new(code: &'static str, message: impl Into<String>) -> Self {
-        Illegal {
-            code,
-            message: message.into(),
+/// The refusals every game shares.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(tag = "code", rename_all = "snake_case")]
+pub enum EngineRule {
+    /// The move was sent by a seat whose decision is not awaited.
+    NotYourTurn,
+    /// The game is over; no move applies any more.
+    GameOver,
+    /// A timeout for a decision period that already ended.
+    StaleTimeout,
+}
+
+impl Rule for EngineRule {
+    fn code(&self) -> &'static str {
+        match self {
+            EngineRule::NotYourTurn => "not_your_turn",
+            EngineRule::GameOver => "game_over",
+            EngineRule::StaleTimeout => "stale_timeout",
         }
     }
+}
 
+/// Why a move was refused: a stable code with typed arguments, never a sentence.
+/// The state is unchanged whenever this is returned. Serialized as the rule itself
+/// (`{"code": "not_your_turn"}`, `{"code": "stack_empty", "args": {"stack": 3}}`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(untagged)]
+pub enum Illegal<R> {
+    Engine(EngineRule),
+    Rule(R),
+}
+
+impl<R: Rule> Illegal<R> {
     /// The move was sent by a seat whose decision is not awaited.
     pub fn not_your_turn() -> Self {
-        Illegal::new("not_your_turn", "It is not your turn to decide.")
+        Illegal::Engine(EngineRule::NotYourTurn)
     }
 
     /// The game is over; no move applies any more.
     pub fn game_over() -> Self {
-        Illegal::new("game_over", "The game is over.")
+        Illegal::Engine(EngineRule::GameOver)
+    }
+
+    /// The stable code (`not_your_turn`, `cards_not_held`, ...).
+    pub fn code(&self) -> &'static str {
+        match self {
+            Illegal::Engine(e) => e.code(),
+            Illegal::Rule(r) => r.code(),
+        }
     }
 }
 
-impl std::fmt::Display for Illegal {
+impl<R> From<R> for Illegal<R> {
+    fn from(rule: R) -> Self {
+        Illegal::Rule(rule)
+    }
+}
+
+impl<R: Rule> std::fmt::Display for Illegal<R> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}: {}", self.code, self.message)
+        f.write_str(self.code())
     }
 }
 
-impl std::error::Error for Illegal {}
+impl<R: Rule> std::error::Error for Illegal<R> {}
 
-/// Why a game could not be set up with these seats and options.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct SetupError(pub String);
+/// Why a game could not be set up with these seats and options: a stable code with
+/// its arguments (rendered by the server and the browser, like [`Illegal`]).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "code", rename_all = "snake_case")]
+pub enum SetupError {
+    /// The game is not played by this number of seats.
+    Seats { min: u8, max: u8 },
+    /// The chosen starting seat is not at the table.
+    FirstSeat,
+    /// An option is outside its range (`name` is the option's field).
+    OptionRange {
+        name: &'static str,
+        min: u64,
+        max: u64,
+    },
+}
 
 impl std::fmt::Display for SetupError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
+        match self {
+            SetupError::Seats { min, max } => write!(f, "seats {min}..={max}"),
+            SetupError::FirstSeat => f.write_str("first_seat"),
+            SetupError::OptionRange { name, min, max } => {
+                write!(f, "option_range {name} {min}..={max}")
+            }
+        }
     }
 }
 
@@ -171,8 +231,11 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
     /// What one viewer may see. Never carries another seat's hidden information.
     type View: Clone + Debug + Serialize + Send + Sync;
     /// A public description of what just happened, for the game log ("Ana built ...").
-    /// Events are sent to everyone, so they carry public information only.
+    /// Events are sent to everyone, so they carry public information only. An event is
+    /// its typed kind; each language renders it at the edge.
     type Event: Clone + Debug + Serialize + Send + Sync;
+    /// The game's own reasons to refuse a move, beside the shared [`EngineRule`]s.
+    type Rule: Rule;
 
     /// Starts a game. Fails if the seat count or options are not allowed.
     fn new(setup: &Setup<Self::Options>) -> Result<Self, SetupError>;
@@ -184,7 +247,11 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
     fn legal_moves(&self, seat: Seat) -> Vec<Self::Move>;
 
     /// Applies a move of `seat`. On error the state is unchanged.
-    fn apply(&mut self, seat: Seat, mv: &Self::Move) -> Result<Vec<Self::Event>, Illegal>;
+    fn apply(
+        &mut self,
+        seat: Seat,
+        mv: &Self::Move,
+    ) -> Result<Vec<Self::Event>, Illegal<Self::Rule>>;
 
     /// The timer of the current period ran out: decide for every awaited seat as the
     /// game's rulings say (e.g. pass). Must make progress: afterwards the period has
@@ -209,7 +276,8 @@ pub enum ReplayError {
     /// Entry number `index` was refused.
     Illegal {
         index: usize,
-        illegal: Illegal,
+        /// The refusal's stable code.
+        code: &'static str,
     },
     /// Entry number `index` is a timeout for a period that is not the current one.
     StaleTimeout {
@@ -220,9 +288,9 @@ pub enum ReplayError {
 impl std::fmt::Display for ReplayError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            ReplayError::Setup(e) => write!(f, "setup refused: {e}"),
-            ReplayError::Illegal { index, illegal } => write!(f, "entry {index}: {illegal}"),
-            ReplayError::StaleTimeout { index } => write!(f, "entry {index}: stale timeout"),
+            ReplayError::Setup(e) => write!(f, "setup: {e}"),
+            ReplayError::Illegal { index, code } => write!(f, "entry {index}: {code}"),
+            ReplayError::StaleTimeout { index } => write!(f, "entry {index}: stale_timeout"),
         }
     }
 }
@@ -233,12 +301,12 @@ impl std::error::Error for ReplayError {}
 pub fn apply_entry<G: Game>(
     game: &mut G,
     entry: &Entry<G::Move>,
-) -> Result<Vec<G::Event>, Illegal> {
+) -> Result<Vec<G::Event>, Illegal<G::Rule>> {
     match entry {
         Entry::Move { seat, mv } => game.apply(*seat, mv),
         Entry::Timeout { period } => {
             if game.awaiting().period != *period || game.outcome().is_some() {
-                return Err(Illegal::new("stale_timeout", "That timer already ended."));
+                return Err(Illegal::Engine(EngineRule::StaleTimeout));
             }
             Ok(game.timeout())
         }
@@ -264,7 +332,10 @@ pub fn replay_with<G: Game>(
     for (index, entry) in entries.iter().enumerate() {
         let events = apply_entry(&mut game, entry).map_err(|illegal| match entry {
             Entry::Timeout { .. } => ReplayError::StaleTimeout { index },
-            Entry::Move { .. } => ReplayError::Illegal { index, illegal },
+            Entry::Move { .. } => ReplayError::Illegal {
+                index,
+                code: illegal.code(),
+            },
         })?;
         on_events(index, events, &game);
     }
@@ -302,8 +373,10 @@ pub fn play_out<G: Game>(
             },
         };
         let index = log.len();
-        apply_entry(&mut game, &entry)
-            .map_err(|illegal| ReplayError::Illegal { index, illegal })?;
+        apply_entry(&mut game, &entry).map_err(|illegal| ReplayError::Illegal {
+            index,
+            code: illegal.code(),
+        })?;
         log.push(entry);
     }
     Ok((game, log))

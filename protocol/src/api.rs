@@ -6,9 +6,10 @@
 //! - `GET  /api/tables/{code}` → [`CodeInfo`] (what an invite or spectator code opens)
 //! - `GET  /api/tables/{code}/record` → [`GameRecord`] once the game is finished
 //!
-//! Errors are `{"code": "...", "message": "..."}` with a 4xx status.
+//! Errors are `{"code": "...", "args": {...}}` with a 4xx status (`args` only when the
+//! sentence needs them; each client says it in its language).
 
-use crate::{ErrorCode, TableSettings, TableStatus};
+use crate::{ErrorArgs, ErrorCode, TableSettings, TableStatus};
 use engine::{Outcome, Seat};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -111,5 +112,7 @@ pub struct GameRecord {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
 pub struct ApiError {
     pub code: ErrorCode,
-    pub message: String,
+    #[ts(optional)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub args: Option<ErrorArgs>,
 }

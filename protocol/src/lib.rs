@@ -127,9 +127,10 @@ pub enum ServerMsg {
         line: ChatLine,
     },
     /// A request was refused; nothing changed. `id` echoes the move id when it was a move.
+    /// No sentence travels: each client says it in its language from the codes and
+    /// arguments.
     Error {
         code: ErrorCode,
-        message: String,
         #[ts(optional)]
         #[serde(default, skip_serializing_if = "Option::is_none")]
         id: Option<u64>,
@@ -137,6 +138,12 @@ pub enum ServerMsg {
         #[ts(optional)]
         #[serde(default, skip_serializing_if = "Option::is_none")]
         rule: Option<String>,
+        /// What the sentence needs: for `illegal_move` the arguments of the game's rule
+        /// (the `args` of `BigCityRule`, `MyCityRule`, ...), otherwise [`ErrorArgs`].
+        /// Absent when the sentence needs nothing.
+        #[ts(optional, type = "ErrorArgs | Record<string, unknown>")]
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        args: Option<Value>,
     },
 }
 
@@ -187,6 +194,75 @@ pub enum ErrorCode {
     NoSuchSeat,
     /// The request is not allowed for a spectator (or a visitor without a seat).
     Spectator,
+}
+
+/// What the sentence of a server-level error needs beyond its code. Each error sets
+/// the fields its sentence uses and no other; none carries hidden information.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct ErrorArgs {
+    /// Which case of the code, when one code covers several (`bad_settings`).
+    #[ts(optional)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<ErrorReason>,
+    /// `frame_too_large`: the largest message, in bytes.
+    #[ts(optional)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_bytes: Option<u32>,
+    /// `bad_chat`, `bad_name`: the longest text, in characters.
+    #[ts(optional)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_chars: Option<u32>,
+    /// `stale_version`: the game's version now.
+    #[ts(optional)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub version: Option<u64>,
+    /// `rate_limited`: how long to wait before trying again, in milliseconds.
+    #[ts(optional)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub retry_after_ms: Option<u64>,
+    /// `bad_settings`: the allowed range (seats, turn seconds, an option's value).
+    #[ts(optional)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min: Option<u64>,
+    #[ts(optional)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max: Option<u64>,
+    /// `bad_settings` with reason `option_range`: the option's field name.
+    #[ts(optional)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub option: Option<String>,
+}
+
+impl ErrorArgs {
+    /// Arguments with only a reason.
+    pub fn reason(reason: ErrorReason) -> ErrorArgs {
+        ErrorArgs {
+            reason: Some(reason),
+            ..ErrorArgs::default()
+        }
+    }
+}
+
+/// Which case of an error code covering several.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum ErrorReason {
+    /// `bad_settings`: this server has no such game.
+    UnknownGame,
+    /// `bad_settings`: the game is played by `min` to `max` seats.
+    Seats,
+    /// `bad_settings`: the starting seat is not at the table.
+    FirstSeat,
+    /// `bad_settings`: the game option `option` lies between `min` and `max`.
+    OptionRange,
+    /// `bad_settings`: these are not options of the game (or one is unknown).
+    NotOptions,
+    /// `bad_settings`: a turn timer lasts `min` to `max` seconds.
+    TurnSeconds,
+    /// `bad_settings`: free the seats to remove first.
+    SeatsOccupied,
+    /// `bad_settings`: every seat needs a player or a bot to start.
+    EmptySeats,
 }
 
 /// The recipient at this table.
@@ -402,13 +478,21 @@ mod tests {
     fn absent_optional_fields_are_omitted_not_null() {
         let msg = ServerMsg::Error {
             code: ErrorCode::StaleVersion,
-            message: "old".into(),
             id: None,
             rule: None,
+            args: None,
         };
         assert_eq!(
             serde_json::to_value(&msg).expect("encode"),
-            json!({"type": "error", "code": "stale_version", "message": "old"})
+            json!({"type": "error", "code": "stale_version"})
+        );
+        let args = ErrorArgs {
+            max_chars: Some(500),
+            ..ErrorArgs::default()
+        };
+        assert_eq!(
+            serde_json::to_value(&args).expect("encode"),
+            json!({"max_chars": 500})
         );
         let you = You {
             token: None,

@@ -66,6 +66,15 @@ impl Bucket {
         self.tokens + self.at.elapsed().as_secs_f64() * self.per_second >= self.burst
     }
 
+    /// Milliseconds until the next token (0 when one is there).
+    pub fn retry_after_ms(&self) -> u64 {
+        let missing = 1.0 - self.tokens - self.at.elapsed().as_secs_f64() * self.per_second;
+        if missing <= 0.0 || self.per_second <= 0.0 {
+            return 0;
+        }
+        (missing / self.per_second * 1000.0).ceil() as u64
+    }
+
     /// Takes a token if there is one.
     pub fn take(&mut self) -> bool {
         let now = Instant::now();

@@ -6,7 +6,10 @@
 //! game move only through a decode that either yields a typed move or a
 //! [`MoveError::BadMove`]. [`Registry`] lists the game kinds this server hosts.
 
-use engine::{Awaiting, BotLevel, Entry, Game, GameRng, Illegal, Outcome, Seat, Setup, Viewer};
+use engine::{
+    Awaiting, BotLevel, Entry, Game, GameRng, Illegal, Outcome, Seat, Setup, SetupError, Viewer,
+};
+use protocol::{ErrorArgs, ErrorReason};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -30,10 +33,28 @@ pub struct SetupDoc {
 /// A move or log entry was refused.
 #[derive(Clone, Debug, PartialEq)]
 pub enum MoveError {
-    /// The JSON does not describe a move (or entry) of this game.
+    /// The JSON does not describe a move (or entry) of this game (the decoder's
+    /// detail, for the log).
     BadMove(String),
-    /// The game refused it.
-    Illegal(Illegal),
+    /// The game refused it: its rule's stable code and arguments (`args` of the
+    /// game's serde-tagged rule, absent when it has none).
+    Illegal {
+        rule: &'static str,
+        args: Option<Value>,
+    },
+}
+
+impl MoveError {
+    fn illegal<R: engine::Rule>(illegal: Illegal<R>) -> MoveError {
+        let args = match to_value(&illegal) {
+            Value::Object(mut o) => o.remove("args"),
+            _ => None,
+        };
+        MoveError::Illegal {
+            rule: illegal.code(),
+            args,
+        }
+    }
 }
 
 /// The result of applying a move to a copy of the state.
@@ -68,8 +89,8 @@ pub trait GameKind: Send + Sync {
     fn seats(&self) -> RangeInclusive<u8>;
     fn default_options(&self) -> Value;
     /// Checks a seat count and options for this game; the options as they are
-    /// kept (every option named, none unknown).
-    fn check(&self, seats: u8, options: &Value) -> Result<Value, String>;
+    /// kept (every option named, none unknown), or the `bad_settings` arguments.
+    fn check(&self, seats: u8, options: &Value) -> Result<Value, ErrorArgs>;
     /// Starts a game.
     fn start(&self, setup: &SetupDoc) -> Result<Box<dyn ErasedGame>, String>;
     /// Rebuilds a game from its setup and move log (`engine::replay`), handing
@@ -81,7 +102,7 @@ pub trait GameKind: Send + Sync {
         entries: &[Value],
         on_events: &mut dyn FnMut(usize, Vec<Value>, u64),
     ) -> Result<Box<dyn ErasedGame>, String>;
-    /// TypeScript declarations of the game's Options, Move, View and Event and
+    /// TypeScript declarations of the game's Options, Move, View, Event and Rule and
     /// everything they use, by type name.
     fn ts_decls(&self, cfg: &ts_rs::Config, out: &mut BTreeMap<String, String>);
 }
@@ -97,6 +118,7 @@ impl<G> Adapter<G> {
         G::Move: ts_rs::TS + 'static,
         G::View: ts_rs::TS + 'static,
         G::Event: ts_rs::TS + 'static,
+        G::Rule: ts_rs::TS + 'static,
     {
         Arc::new(Adapter::<G>(PhantomData))
     }
@@ -157,7 +179,7 @@ impl<G: Game> ErasedGame for Running<G> {
         let mv = G::Move::deserialize(mv)
             .map_err(|e| MoveError::BadMove(format!("not a move of this game: {e}")))?;
         let mut next = self.0.clone();
-        let events = next.apply(seat, &mv).map_err(MoveError::Illegal)?;
+        let events = next.apply(seat, &mv).map_err(MoveError::illegal)?;
         Ok(self.applied(next, &Entry::Move { seat, mv }, events))
     }
 
@@ -165,7 +187,7 @@ impl<G: Game> ErasedGame for Running<G> {
         let entry = Entry::<G::Move>::deserialize(entry)
             .map_err(|e| MoveError::BadMove(format!("not a log entry of this game: {e}")))?;
         let mut next = self.0.clone();
-        let events = engine::apply_entry(&mut next, &entry).map_err(MoveError::Illegal)?;
+        let events = engine::apply_entry(&mut next, &entry).map_err(MoveError::illegal)?;
         Ok(self.applied(next, &entry, events))
     }
 
@@ -207,6 +229,7 @@ where
     G::Move: ts_rs::TS + 'static,
     G::View: ts_rs::TS + 'static,
     G::Event: ts_rs::TS + 'static,
+    G::Rule: ts_rs::TS + 'static,
 {
     fn id(&self) -> &'static str {
         G::ID
@@ -224,19 +247,17 @@ where
         to_value(&G::Options::default())
     }
 
-    fn check(&self, seats: u8, options: &Value) -> Result<Value, String> {
+    fn check(&self, seats: u8, options: &Value) -> Result<Value, ErrorArgs> {
         if !G::SEATS.contains(&seats) {
-            return Err(format!(
-                "{} is played by {} to {} players.",
-                G::NAME,
-                G::SEATS.start(),
-                G::SEATS.end()
-            ));
+            return Err(setup_args(&SetupError::Seats {
+                min: *G::SEATS.start(),
+                max: *G::SEATS.end(),
+            }));
         }
         // Options are the game's own type, nothing more: unknown fields are
         // refused rather than kept, stored and sent to every visitor. The
-        // messages never echo what was sent.
-        let not_options = || format!("These are not options of {}.", G::NAME);
+        // refusal never echoes what was sent.
+        let not_options = || ErrorArgs::reason(ErrorReason::NotOptions);
         let given = options.as_object().ok_or_else(not_options)?;
         let typed: G::Options =
             serde_json::from_value(options.clone()).map_err(|_| not_options())?;
@@ -244,21 +265,20 @@ where
         if let Some(known) = kept.as_object()
             && given.keys().any(|k| !known.contains_key(k))
         {
-            return Err(format!("{} has no such option.", G::NAME));
+            return Err(not_options());
         }
-        let setup = SetupDoc {
+        let setup = Setup {
             seats,
             seed: 0,
-            options: kept.clone(),
+            options: typed,
             first_seat: None,
-            names: Vec::new(),
         };
-        G::new(&typed_setup::<G>(&setup)?).map_err(|e| e.0)?;
+        G::new(&setup).map_err(|e| setup_args(&e))?;
         Ok(kept)
     }
 
     fn start(&self, setup: &SetupDoc) -> Result<Box<dyn ErasedGame>, String> {
-        let game = G::new(&typed_setup::<G>(setup)?).map_err(|e| e.0)?;
+        let game = G::new(&typed_setup::<G>(setup)?).map_err(|e| e.to_string())?;
         Ok(Box::new(Running(game)))
     }
 
@@ -294,6 +314,25 @@ where
         c.visit::<G::Move>();
         c.visit::<G::View>();
         c.visit::<G::Event>();
+        c.visit::<G::Rule>();
+    }
+}
+
+/// The `bad_settings` arguments of a game's setup refusal.
+fn setup_args(e: &SetupError) -> ErrorArgs {
+    match e {
+        SetupError::Seats { min, max } => ErrorArgs {
+            min: Some(u64::from(*min)),
+            max: Some(u64::from(*max)),
+            ..ErrorArgs::reason(ErrorReason::Seats)
+        },
+        SetupError::FirstSeat => ErrorArgs::reason(ErrorReason::FirstSeat),
+        SetupError::OptionRange { name, min, max } => ErrorArgs {
+            option: Some((*name).to_owned()),
+            min: Some(*min),
+            max: Some(*max),
+            ..ErrorArgs::reason(ErrorReason::OptionRange)
+        },
     }
 }
 

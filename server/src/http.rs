@@ -15,42 +15,43 @@ use uuid::Uuid;
 
 use crate::db::TableRow;
 use crate::records::RecordError;
+use crate::refusal::{self, Refusal};
 use crate::room::TableDoc;
 use crate::{AppState, LookupError, codes};
 
-/// An API error: a status, a stable code and a sentence.
-pub struct ApiErr(StatusCode, ErrorCode, String);
+/// An API error: a status, a stable code and the arguments its sentence needs
+/// (the client says the sentence; the server logs it through [`refusal::english`]).
+pub struct ApiErr(StatusCode, Refusal);
 
 impl ApiErr {
-    pub fn new(status: StatusCode, code: ErrorCode, message: impl Into<String>) -> ApiErr {
-        ApiErr(status, code, message.into())
+    pub fn new(status: StatusCode, code: ErrorCode) -> ApiErr {
+        ApiErr(status, Refusal::new(code))
     }
     pub fn no_such_table() -> ApiErr {
-        ApiErr::new(
-            StatusCode::NOT_FOUND,
-            ErrorCode::NoSuchTable,
-            "There is no table with that code.",
-        )
+        ApiErr::new(StatusCode::NOT_FOUND, ErrorCode::NoSuchTable)
     }
     /// 429 `rate_limited`: the address has used this budget up.
-    pub fn rate_limited(message: &str) -> ApiErr {
-        ApiErr::new(
-            StatusCode::TOO_MANY_REQUESTS,
-            ErrorCode::RateLimited,
-            message,
-        )
+    pub fn rate_limited() -> ApiErr {
+        ApiErr::new(StatusCode::TOO_MANY_REQUESTS, ErrorCode::RateLimited)
     }
     pub fn too_many_connections() -> ApiErr {
-        ApiErr::rate_limited("Too many connections from your address. Close some tabs and retry.")
+        ApiErr::rate_limited()
+    }
+    fn body(&self) -> ApiError {
+        tracing::debug!(code = ?self.1.code, "refused: {}", refusal::english(&self.1));
+        ApiError {
+            code: self.1.code,
+            args: self
+                .1
+                .args
+                .as_ref()
+                .and_then(|a| serde_json::from_value(a.clone()).ok()),
+        }
     }
     /// The whole HTTP/1.1 answer, for a connection refused before any request
     /// is served; the connection closes after it.
     pub fn http1_bytes(&self) -> Vec<u8> {
-        let body = serde_json::to_string(&ApiError {
-            code: self.1,
-            message: self.2.clone(),
-        })
-        .unwrap_or_default();
+        let body = serde_json::to_string(&self.body()).unwrap_or_default();
         format!(
             "HTTP/1.1 {}\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
             self.0,
@@ -59,24 +60,13 @@ impl ApiErr {
         .into_bytes()
     }
     pub fn try_again() -> ApiErr {
-        ApiErr::new(
-            StatusCode::SERVICE_UNAVAILABLE,
-            ErrorCode::TryAgain,
-            "The server cannot reach its store right now. Try again.",
-        )
+        ApiErr::new(StatusCode::SERVICE_UNAVAILABLE, ErrorCode::TryAgain)
     }
 }
 
 impl IntoResponse for ApiErr {
     fn into_response(self) -> Response {
-        (
-            self.0,
-            Json(ApiError {
-                code: self.1,
-                message: self.2,
-            }),
-        )
-            .into_response()
+        (self.0, Json(self.body())).into_response()
     }
 }
 
@@ -146,11 +136,7 @@ pub fn origin_allowed(app: &AppState, headers: &HeaderMap) -> bool {
 }
 
 pub fn cross_site() -> ApiErr {
-    ApiErr::new(
-        StatusCode::FORBIDDEN,
-        ErrorCode::BadMessage,
-        "Requests from other sites are refused.",
-    )
+    ApiErr::new(StatusCode::FORBIDDEN, ErrorCode::BadMessage)
 }
 
 async fn readyz(State(app): State<AppState>) -> Response {
@@ -228,8 +214,8 @@ struct LobbyPage {
     after: Option<String>,
 }
 
-fn bad_request(code: ErrorCode, message: impl Into<String>) -> ApiErr {
-    ApiErr::new(StatusCode::BAD_REQUEST, code, message)
+fn bad_request(refusal: Refusal) -> ApiErr {
+    ApiErr(StatusCode::BAD_REQUEST, refusal)
 }
 
 async fn create_table(
@@ -252,23 +238,20 @@ async fn create_table(
         return Err(ApiErr::new(
             StatusCode::UNSUPPORTED_MEDIA_TYPE,
             ErrorCode::BadMessage,
-            "A table request is JSON (Content-Type: application/json).",
         ));
     }
     if !origin_allowed(&app, &headers) {
         return Err(cross_site());
     }
     if !app.may_create_table(addr.ip()) {
-        return Err(ApiErr::rate_limited(
-            "Too many new tables from your address. Wait a few minutes.",
-        ));
+        return Err(ApiErr::rate_limited());
     }
-    let req: CreateTable = serde_json::from_slice(&body)
-        .map_err(|_| bad_request(ErrorCode::BadMessage, "That is not a table request."))?;
+    let req: CreateTable =
+        serde_json::from_slice(&body).map_err(|_| bad_request(ErrorCode::BadMessage.into()))?;
     match app.create_table(req).await {
         Ok(created) => Ok(Json(created)),
-        Err((ErrorCode::TryAgain, _)) => Err(ApiErr::try_again()),
-        Err((code, message)) => Err(bad_request(code, message)),
+        Err(r) if r.code == ErrorCode::TryAgain => Err(ApiErr::try_again()),
+        Err(r) => Err(bad_request(r)),
     }
 }
 
@@ -310,9 +293,7 @@ async fn record(
     ConnectInfo(addr): ConnectInfo<SocketAddr>,
 ) -> Result<Response, ApiErr> {
     if !app.may_fetch_record(addr.ip()) {
-        return Err(ApiErr::rate_limited(
-            "Too many replays from your address. Wait a minute.",
-        ));
+        return Err(ApiErr::rate_limited());
     }
     let row = find(&app, &code, addr).await?;
     let kind = app.0.games.get(&row.game).ok_or_else(ApiErr::try_again)?;
@@ -323,11 +304,7 @@ async fn record(
         .await
     {
         Ok(record) => Ok(([(header::CONTENT_TYPE, "application/json")], record).into_response()),
-        Err(RecordError::NotOver) => Err(ApiErr::new(
-            StatusCode::CONFLICT,
-            ErrorCode::WrongStatus,
-            "The record is shown once the game is over.",
-        )),
+        Err(RecordError::NotOver) => Err(ApiErr::new(StatusCode::CONFLICT, ErrorCode::WrongStatus)),
         Err(RecordError::Store | RecordError::Broken) => Err(ApiErr::try_again()),
     }
 }

@@ -26,6 +26,7 @@ mod listen;
 mod lookup;
 pub mod metrics;
 mod records;
+pub mod refusal;
 pub mod room;
 pub mod typegen;
 pub mod views;
@@ -45,9 +46,10 @@ use tokio::sync::{mpsc, oneshot};
 
 use crate::db::{Db, GameRow, MoveRow, StoreDb, TableRow};
 use crate::games::Registry;
+use crate::refusal::Refusal;
 use crate::room::{NewTable, Room, RoomCtx, RoomInit, RoomMsg, Rooms};
-use protocol::ErrorCode;
 use protocol::api::{CreateTable, TableCreated};
+use protocol::{ErrorCode, ErrorReason};
 
 pub use crate::budget::{AddressBudget, Bucket};
 pub use crate::clock::now_ms;
@@ -343,22 +345,14 @@ impl AppState {
     }
 
     /// Creates a table in the lobby (the host takes seat 0) and starts its room.
-    pub async fn create_table(
-        &self,
-        req: CreateTable,
-    ) -> Result<TableCreated, (ErrorCode, String)> {
-        let kind = self.0.games.get(&req.game).ok_or((
+    pub async fn create_table(&self, req: CreateTable) -> Result<TableCreated, Refusal> {
+        let kind = self.0.games.get(&req.game).ok_or(Refusal::reason(
             ErrorCode::BadSettings,
-            "This server has no such game.".to_owned(),
+            ErrorReason::UnknownGame,
         ))?;
         let NewTable { row, doc, token } =
             room::new_table(kind.as_ref(), &req.name, &req.settings)?;
-        let try_again = || {
-            (
-                ErrorCode::TryAgain,
-                "The server cannot reach its store right now. Try again.".to_owned(),
-            )
-        };
+        let try_again = || Refusal::new(ErrorCode::TryAgain);
         if let Err(e) = self.0.db.upsert_table(&row).await {
             tracing::warn!(error = %e, "creating a table failed");
             return Err(try_again());

@@ -1,5 +1,5 @@
 //! TypeScript declarations of the wire protocol and of every registered game's
-//! Options, Move, View and Event, for the browser client (`web/src/types.gen.d.ts`).
+//! Options, Move, View, Event and Rule, for the browser client (`web/src/types.gen.d.ts`).
 
 use std::collections::BTreeMap;
 
@@ -29,6 +29,8 @@ pub fn generate() -> Result<String, String> {
         c.visit::<protocol::api::CodeInfo>();
         c.visit::<protocol::api::GameRecord>();
         c.visit::<protocol::api::ApiError>();
+        c.visit::<protocol::ErrorArgs>();
+        c.visit::<engine::EngineRule>();
     }
     for kind in Registry::all().kinds() {
         kind.ts_decls(&cfg, &mut decls);

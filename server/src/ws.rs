@@ -20,14 +20,15 @@ use axum::http::HeaderMap;
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use futures_util::{SinkExt, StreamExt};
-use protocol::{ClientMsg, ErrorCode, MAX_FRAME_BYTES};
+use protocol::{ClientMsg, ErrorArgs, ErrorCode, MAX_FRAME_BYTES};
 use tokio::sync::{Notify, mpsc, oneshot};
 use tokio::time::Instant;
 
 use crate::budget::Bucket;
 use crate::http::ApiErr;
 use crate::listen::ConnectionSlot;
-use crate::room::{Outbox, RoomMsg, error_msg};
+use crate::refusal::Refusal;
+use crate::room::{Outbox, RoomMsg};
 use crate::{AppState, LookupError, OUT_QUEUE};
 
 /// Refused messages after which a flooding connection is closed. With the
@@ -148,10 +149,10 @@ async fn connection(
     let mut joined = false;
     let mut bucket = Bucket::new(app.0.config.rate_burst, app.0.config.rate_per_second);
     let mut strikes = 0u32;
-    let refuse = |code: ErrorCode, message: &str| {
+    let refuse = |refusal: Refusal| {
         // If even an error does not fit, the writer is far behind; the room
         // closes such connections anyway.
-        let _ = out.tx.try_send(error_msg(code, message, None, None));
+        let _ = out.tx.try_send(refusal.msg(None));
     };
     loop {
         let frame = tokio::select! {
@@ -162,7 +163,7 @@ async fn connection(
                 break;
             }
             () = tokio::time::sleep_until(hello_by), if !joined => {
-                refuse(ErrorCode::HelloFirst, "Say hello first: this connection waited too long.");
+                refuse(ErrorCode::HelloFirst.into());
                 break;
             }
         };
@@ -172,17 +173,20 @@ async fn connection(
         let text = match frame {
             Message::Text(text) => text,
             Message::Binary(_) => {
-                refuse(ErrorCode::BadMessage, "Messages are JSON text frames.");
+                refuse(ErrorCode::BadMessage.into());
                 continue;
             }
             Message::Close(_) => break,
             Message::Ping(_) | Message::Pong(_) => continue,
         };
         if text.len() > MAX_FRAME_BYTES {
-            refuse(
+            refuse(Refusal::with(
                 ErrorCode::FrameTooLarge,
-                &format!("Messages are at most {MAX_FRAME_BYTES} bytes."),
-            );
+                ErrorArgs {
+                    max_bytes: Some(MAX_FRAME_BYTES as u32),
+                    ..ErrorArgs::default()
+                },
+            ));
             break;
         }
         if !bucket.take() || !app.0.messages.take(ip) {
@@ -195,21 +199,20 @@ async fn connection(
                 Ok(ClientMsg::Move { id, .. }) => Some(id),
                 _ => None,
             };
-            let _ = out.tx.try_send(error_msg(
+            let limited = Refusal::with(
                 ErrorCode::RateLimited,
-                "Too many messages. Slow down.",
-                id,
-                None,
-            ));
+                ErrorArgs {
+                    retry_after_ms: Some(bucket.retry_after_ms().max(1)),
+                    ..ErrorArgs::default()
+                },
+            );
+            let _ = out.tx.try_send(limited.msg(id));
             continue;
         }
         let msg: ClientMsg = match serde_json::from_str(text.as_str()) {
             Ok(msg) if !unknown_fields(&msg, text.as_str()) => msg,
             _ => {
-                refuse(
-                    ErrorCode::BadMessage,
-                    "That is not a message this server understands.",
-                );
+                refuse(ErrorCode::BadMessage.into());
                 continue;
             }
         };
@@ -236,7 +239,7 @@ async fn connection(
                 }
                 joined = answer.await.unwrap_or(false);
             }
-            (false, _) => refuse(ErrorCode::HelloFirst, "Say hello first."),
+            (false, _) => refuse(ErrorCode::HelloFirst.into()),
             (true, msg) => {
                 let msg = RoomMsg::Client {
                     conn,

@@ -228,25 +228,24 @@ fn walk(v: &Value, key: &str, ctx: &mut Ctx) {
                     small_numbers_only(value, ctx, last);
                 }
             }
-            // An event: its sentence says nothing its structure does not.
-            if let (Some(text), Some(kind)) = (o.get("text").and_then(Value::as_str), o.get("kind"))
-            {
-                let mut carried = BTreeSet::new();
-                numbers_in(kind, &mut carried);
-                for n in numbers_in_text(text) {
-                    if !carried.contains(&n) && ctx.hidden(n) {
-                        ctx.errors
-                            .push(format!("event sentence names hidden {n}: {text}"));
-                    }
-                }
+            // An event is its structure: no sentence rides beside it.
+            if o.contains_key("kind") && o.contains_key("text") {
+                ctx.errors.push(format!("an event with a sentence: {v}"));
             }
-            if o.get("type").and_then(Value::as_str) == Some("error")
-                && let Some(m) = o.get("message").and_then(Value::as_str)
-            {
-                for n in numbers_in_text(m) {
+            // An error: its arguments (what the sentence the client says will
+            // name) carry no hidden number, and no sentence travels.
+            if o.get("type").and_then(Value::as_str) == Some("error") {
+                if o.contains_key("message") {
+                    ctx.errors.push(format!("an error with a sentence: {v}"));
+                }
+                let mut carried = BTreeSet::new();
+                if let Some(args) = o.get("args") {
+                    numbers_in(args, &mut carried);
+                }
+                for n in carried {
                     if ctx.hidden(n) {
                         ctx.errors
-                            .push(format!("error sentence names hidden {n}: {m}"));
+                            .push(format!("error arguments name hidden {n}: {v}"));
                     }
                 }
             }
@@ -419,7 +418,9 @@ fn engine_sweep_views_events_moves_and_errors() {
                 let mut copy = game.clone();
                 if let Err(e) = copy.apply(who, &mv) {
                     assert_eq!(copy, game, "a refused move changes nothing");
-                    let err = json!({"type": "error", "code": "illegal_move", "message": e.message, "rule": e.code});
+                    // As the server sends it: the rule's code and its arguments.
+                    let rule = serde_json::to_value(&e).expect("a rule serializes");
+                    let err = json!({"type": "error", "code": "illegal_move", "rule": e.code(), "args": rule.get("args")});
                     let leaks = check(
                         &err,
                         &err.to_string(),

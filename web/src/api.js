@@ -9,16 +9,20 @@
  * @typedef {import('./wire').GameRecord} GameRecord
  */
 
-/** An API refusal: `code` is the stable error code, `message` a sentence. */
+/**
+ * An API refusal: `code` is the stable error code, `args` what its sentence needs
+ * (said in the page's language by messages.js `renderError`).
+ */
 export class ApiError extends Error {
   /**
    * @param {string} code
-   * @param {string} message
+   * @param {import('./wire').ErrorArgs | undefined} args
    * @param {number} status
    */
-  constructor(code, message, status) {
-    super(message);
+  constructor(code, args, status) {
+    super(code);
     this.code = code;
+    this.args = args;
     this.status = status;
   }
 }
@@ -36,7 +40,7 @@ async function call(path, init) {
       headers: { 'content-type': 'application/json', accept: 'application/json' },
     });
   } catch {
-    throw new ApiError('unreachable', 'The server cannot be reached.', 0);
+    throw new ApiError('unreachable', undefined, 0);
   }
   const text = await res.text();
   /** @type {any} */
@@ -47,7 +51,7 @@ async function call(path, init) {
     body = null;
   }
   if (!res.ok) {
-    throw new ApiError(body?.code ?? `http_${res.status}`, body?.message ?? text ?? res.statusText, res.status);
+    throw new ApiError(body?.code ?? `http_${res.status}`, body?.args, res.status);
   }
   return body;
 }

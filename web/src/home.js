@@ -3,6 +3,7 @@
 import { h, mount, toast } from './dom.js';
 import { t } from './i18n.js';
 import * as api from './api.js';
+import { renderError } from './messages.js';
 import { getName, setName, setToken } from './store.js';
 import { gameUI } from './games/index.js';
 import { MAX_NAME, nameForm, optionsEditor, timerChoices } from './widgets.js';
@@ -274,7 +275,7 @@ export function showHome(root, go) {
 export function errText(err) {
   if (err instanceof api.ApiError) {
     if (err.code === 'unreachable') return t('home.server_down');
-    return err.message || err.code;
+    return renderError(err);
   }
   return String(err);
 }

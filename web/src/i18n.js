@@ -119,8 +119,8 @@ const STRINGS = {
     'table.bad_link': 'This table does not exist, or the link is wrong.',
     'table.game_unknown': 'This game ({game}) cannot be shown by this page yet.',
     'err.bad_message': 'The server did not understand that request.',
-    'err.frame_too_large': 'That message is too large.',
-    'err.rate_limited': 'Slow down a little: too many actions at once.',
+    'err.frame_too_large': 'That message is too large (at most {max_bytes} bytes).',
+    'err.rate_limited': 'Slow down a little: too many actions at once. Try again in {seconds} s.',
     'err.hello_first': 'The connection was not ready. Reload the page.',
     'err.no_such_table': 'This table does not exist, or the code is wrong.',
     'err.bad_token': 'Your saved seat does not belong to this table.',
@@ -134,13 +134,28 @@ const STRINGS = {
     'err.not_your_turn': 'It is not your turn.',
     'err.illegal_move': 'That move is not allowed.',
     'err.bad_move': 'That move does not exist in this game.',
-    'err.bad_chat': 'Chat messages must be 1 to 500 characters.',
+    'err.bad_chat': 'Chat messages must be 1 to {max_chars} characters.',
     'err.try_again': 'The server could not save that. Try again.',
-    'err.bad_name': 'Names are 1 to 24 characters.',
+    'err.bad_name': 'Names are 1 to {max_chars} characters, without control characters.',
     'err.no_such_seat': 'There is no such seat at this table.',
     'err.spectator': 'You are watching with a spectator link: you cannot take a seat.',
     'ttt.name': 'Tic-tac-toe',
     'ttt.hint': 'Three in a row wins.',
+    'err.rate_limited.no_retry_after_ms': 'Slow down a little: too many actions at once.',
+    'err.unknown': 'The server refused that ({code}).',
+    'err.bad_settings.unknown_game': 'This server has no such game.',
+    'err.bad_settings.seats': 'This game is played by {min} to {max} players.',
+    'err.bad_settings.first_seat': 'The starting seat is not at the table.',
+    'err.bad_settings.option_range': 'The option {option} lies between {min} and {max}.',
+    'err.bad_settings.not_options': 'These are not options of this game.',
+    'err.bad_settings.turn_seconds': 'A turn timer lasts {min} to {max} seconds.',
+    'err.bad_settings.seats_occupied': 'Free the seats you want to remove first.',
+    'err.bad_settings.empty_seats': 'Every seat needs a player or a bot.',
+    'rule.not_your_turn': 'It is not your turn to decide.',
+    'rule.game_over': 'The game is over.',
+    'rule.stale_timeout': 'That timer already ended.',
+    'rule.tic-tac-toe.cell_taken': 'That cell is already marked.',
+    'rule.tic-tac-toe.no_such_cell': 'Cells are numbered 0 to 8.',
   },
   fr: {
     'app.tagline': 'Jouez à des jeux de construction de ville entre amis, dans le navigateur.',
@@ -259,8 +274,8 @@ const STRINGS = {
     'table.bad_link': "Cette table n'existe pas, ou le lien est erroné.",
     'table.game_unknown': 'Ce jeu ({game}) ne peut pas encore être affiché par cette page.',
     'err.bad_message': "Le serveur n'a pas compris cette demande.",
-    'err.frame_too_large': 'Ce message est trop long.',
-    'err.rate_limited': 'Doucement : trop d’actions à la fois.',
+    'err.frame_too_large': 'Ce message est trop long ({max_bytes} octets au plus).',
+    'err.rate_limited': 'Doucement : trop d’actions à la fois. Réessayez dans {seconds} s.',
     'err.hello_first': "La connexion n'était pas prête. Rechargez la page.",
     'err.no_such_table': "Cette table n'existe pas, ou le code est erroné.",
     'err.bad_token': "Votre place enregistrée n'appartient pas à cette table.",
@@ -274,15 +289,28 @@ const STRINGS = {
     'err.not_your_turn': "Ce n'est pas votre tour.",
     'err.illegal_move': "Ce coup n'est pas permis.",
     'err.bad_move': "Ce coup n'existe pas dans ce jeu.",
-    'err.bad_chat': 'Un message fait de 1 à 500 caractères.',
+    'err.bad_chat': 'Un message fait de 1 à {max_chars} caractères.',
     'err.try_again': "Le serveur n'a pas pu l'enregistrer. Réessayez.",
-    'err.bad_name': 'Un nom fait de 1 à 24 caractères.',
+    'err.bad_name': 'Un nom fait de 1 à {max_chars} caractères, sans caractère de contrôle.',
     'err.no_such_seat': "Cette place n'existe pas à cette table.",
     'err.spectator': 'Vous regardez avec un lien spectateur : vous ne pouvez pas vous asseoir.',
     'ttt.name': 'Morpion',
     'ttt.hint': 'Trois alignés gagnent.',
-    'rule.cell_taken': 'Cette case est déjà prise.',
-    'rule.no_such_cell': 'Les cases sont numérotées de 0 à 8.',
+    'err.rate_limited.no_retry_after_ms': 'Doucement : trop d’actions à la fois.',
+    'err.unknown': 'Le serveur a refusé ({code}).',
+    'err.bad_settings.unknown_game': "Ce serveur n'a pas ce jeu.",
+    'err.bad_settings.seats': 'Ce jeu se joue de {min} à {max} joueurs.',
+    'err.bad_settings.first_seat': "La place de départ n'est pas à la table.",
+    'err.bad_settings.option_range': "L'option {option} est comprise entre {min} et {max}.",
+    'err.bad_settings.not_options': 'Ce ne sont pas des options de ce jeu.',
+    'err.bad_settings.turn_seconds': 'Un minuteur dure de {min} à {max} secondes.',
+    'err.bad_settings.seats_occupied': "Libérez d'abord les places à retirer.",
+    'err.bad_settings.empty_seats': 'Chaque place doit avoir un joueur ou un robot.',
+    'rule.not_your_turn': "Ce n'est pas à vous de décider.",
+    'rule.game_over': 'La partie est terminée.',
+    'rule.stale_timeout': 'Ce minuteur est déjà terminé.',
+    'rule.tic-tac-toe.cell_taken': 'Cette case est déjà prise.',
+    'rule.tic-tac-toe.no_such_cell': 'Les cases sont numérotées de 0 à 8.',
   },
 };
 
@@ -329,6 +357,15 @@ export function addStrings(more) {
 /** @param {string} key */
 export function has(key) {
   return key in STRINGS[lang] || key in STRINGS.en;
+}
+
+/**
+ * Whether `lang` itself has the key (no fallback to English).
+ * @param {Lang} l
+ * @param {string} key
+ */
+export function hasIn(l, key) {
+  return key in STRINGS[l];
 }
 
 /**

@@ -2,7 +2,7 @@
 // game's board (or the lobby before the start, the result and replay after).
 
 import { h, mount, toast } from './dom.js';
-import { t, has, joinNames, labelled } from './i18n.js';
+import { t, joinNames, labelled } from './i18n.js';
 import * as api from './api.js';
 import { TableConn } from './conn.js';
 import { loadLog, saveLog, withEvents } from './gamelog.js';
@@ -12,6 +12,7 @@ import { replayViews } from './replay.js';
 import { turnCue } from './cue.js';
 import { nameForm, optionsEditor, timerChoices } from './widgets.js';
 import { errText } from './home.js';
+import { renderError } from './messages.js';
 
 /**
  * @typedef {import('./wire').You} You
@@ -258,14 +259,7 @@ export function showTable(root, code, go, guest = '') {
       movedAtVersion = -1;
     }
     if (err.code === 'stale_version') conn.send({ type: 'resync' });
-    let text;
-    if (err.code === 'illegal_move') {
-      // The game's sentence is English; a translated rule takes the number it names.
-      const a = (err.message.match(/\d+/) ?? [''])[0];
-      text = err.rule && has(`rule.${err.rule}`) ? t(`rule.${err.rule}`, { a }) : err.message || t('err.illegal_move');
-    } else {
-      text = has(`err.${err.code}`) ? t(`err.${err.code}`) : err.message;
-    }
+    const text = renderError(err, { game: table?.game, seatName: (s) => seatLooks()[s]?.name ?? `#${s + 1}` });
     toast(text);
     if (err.code === 'no_such_table' || err.code === 'no_spectators') {
       mount(mainEl, h('div', { class: 'card center' }, h('p', { class: 'error' }, text), h('button', { onclick: () => go('/') }, t('table.home'))));

@@ -23,7 +23,7 @@ fn main() {
         };
         println!("{}", serde_json::to_string(&m).expect("json"));
         for e in g.apply(seat, &m).expect("legal") {
-            println!("  {}", e.text);
+            println!("  {}", serde_json::to_string(&e.kind).expect("json"));
         }
     }
     println!(

@@ -75,175 +75,8 @@ pub struct BigCity {
     pub(crate) winners: Vec<u8>,
 }
 
-fn ill(code: &'static str, message: impl Into<String>) -> Illegal {
-    Illegal::new(code, message)
-}
-
-fn wrong_step() -> Illegal {
-    ill(
-        "wrong_phase",
-        "That move is not possible at this point of the turn.",
-    )
-}
-
-/// Why a check failed, cheap to build; turned into an [`Illegal`] with its
-/// sentence only when a move is actually refused.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Fail {
-    pub code: &'static str,
-    pub arg: u8,
-    pub piece: Option<Piece>,
-}
-
-impl Fail {
-    fn new(code: &'static str) -> Self {
-        Fail {
-            code,
-            arg: 0,
-            piece: None,
-        }
-    }
-
-    fn arg(code: &'static str, arg: u8) -> Self {
-        Fail {
-            code,
-            arg,
-            piece: None,
-        }
-    }
-
-    fn piece(code: &'static str, piece: Piece) -> Self {
-        Fail {
-            code,
-            arg: 0,
-            piece: Some(piece),
-        }
-    }
-
-    /// The public error, with a sentence that names only the mover's own cards.
-    pub(crate) fn illegal(self) -> Illegal {
-        let a = self.arg;
-        let name = self.piece.map_or("piece", |p| p.name());
-        let size = self.piece.map_or(0, |p| p.shape().size());
-        let (code, message) = match self.code {
-            "bad_stack" => ("bad_stack", "Stacks are numbered 1 to 8.".to_string()),
-            "stack_empty" => ("stack_empty", format!("Stack {a} is empty.")),
-            "stack_limit" => (
-                "stack_limit",
-                format!("You already drew two cards from stack {a} this turn."),
-            ),
-            "stack_not_in_city" => (
-                "stack_not_in_city",
-                format!("Neighborhood {a} is not in the city yet, so its stack is closed."),
-            ),
-            "wrong_size" => ("wrong_shape", format!("A {name} covers {size} properties.")),
-            "duplicate_cells" => ("duplicate_cells", "A property is listed twice.".to_string()),
-            "cell_not_in_city" => (
-                "cell_not_in_city",
-                format!("Property {a} is not in the city."),
-            ),
-            "cell_covered" => ("cell_covered", format!("Property {a} is already built on.")),
-            "wrong_shape" => (
-                "wrong_shape",
-                format!("Those properties do not have the shape of a {name}."),
-            ),
-            "crosses_streetcar" => (
-                "crosses_streetcar",
-                "A building may not be placed across a streetcar.".to_string(),
-            ),
-            "piece_unavailable" => (
-                "piece_unavailable",
-                format!("No {name} is left in the supply."),
-            ),
-            "needs_city_hall" => (
-                "needs_city_hall",
-                format!("A {name} needs city hall in the city first."),
-            ),
-            "needs_city_hall_streetcar" => (
-                "needs_city_hall",
-                "The streetcar line needs city hall in the city first.".to_string(),
-            ),
-            "special_card_not_held" => (
-                "special_card_not_held",
-                format!("You need the {name} card."),
-            ),
-            "park_outskirts" => (
-                "park_outskirts",
-                "A park may have at most one property on the outskirts.".to_string(),
-            ),
-            "factory_outskirts" => (
-                "factory_outskirts",
-                "A factory needs at least two properties on the outskirts.".to_string(),
-            ),
-            "cards_not_held" => (
-                "cards_not_held",
-                format!("You do not hold the card of property {a}."),
-            ),
-            "city_hall_outskirts" => (
-                "city_hall_outskirts",
-                "City hall must be in the center of the city.".to_string(),
-            ),
-            "church_not_double" => (
-                "church_not_double",
-                "A church needs a double-numbered property (11, 22, ... 88).".to_string(),
-            ),
-            "church_not_last" => (
-                "church_not_last",
-                format!("A church must be the last building of neighborhood {a}."),
-            ),
-            "cinema_prerequisite" => (
-                "cinema_prerequisite",
-                "A cinema needs at least two residences next to it.".to_string(),
-            ),
-            "post_office_prerequisite" => (
-                "post_office_prerequisite",
-                "A post office needs a residence and a business next to it.".to_string(),
-            ),
-            "bank_prerequisite" => (
-                "bank_prerequisite",
-                "A bank needs at least two businesses next to it.".to_string(),
-            ),
-            "shopping_center_prerequisite" => (
-                "shopping_center_prerequisite",
-                "A shopping center needs a residence, a business, a special building and the streetcar line next to it.".to_string(),
-            ),
-            "bad_segment" => (
-                "bad_segment",
-                "A street segment joins two grid points one unit apart.".to_string(),
-            ),
-            "no_streetcars_left" => (
-                "no_streetcars_left",
-                "All 17 streetcars are placed.".to_string(),
-            ),
-            "street_not_in_city" => (
-                "street_not_in_city",
-                "That segment is not a street of the city.".to_string(),
-            ),
-            "street_closed" => (
-                "street_closed",
-                "A streetcar may not run across a building, park or factory.".to_string(),
-            ),
-            "streetcar_taken" => (
-                "streetcar_taken",
-                "A streetcar already runs there.".to_string(),
-            ),
-            "streetcar_not_connected" => (
-                "streetcar_not_connected",
-                "A new streetcar must extend the line.".to_string(),
-            ),
-            "single_line" => (
-                "single_line",
-                "The line must stay one path: extend it at one of its two ends, without loops."
-                    .to_string(),
-            ),
-            "limited_line" => (
-                "limited_line",
-                "A streetcar must border a property with a building, park or factory.".to_string(),
-            ),
-            other => (other, "That move is not allowed.".to_string()),
-        };
-        Illegal::new(code, message)
-    }
+fn wrong_step() -> Illegal<Rule> {
+    Illegal::Rule(Rule::WrongPhase)
 }
 
 /// The cells of a footprint (at most four), without allocating.
@@ -307,21 +140,19 @@ impl BigCity {
     pub fn new(setup: &Setup<Options>) -> Result<Self, SetupError> {
         let seats = setup.seats;
         if !(2..=5).contains(&seats) {
-            return Err(SetupError(format!(
-                "Big City is for 2 to 5 players, not {seats}."
-            )));
+            return Err(SetupError::Seats { min: 2, max: 5 });
         }
         if setup.options.trade_window_ms == 0 || setup.options.trade_window_ms > 600_000 {
-            return Err(SetupError(
-                "The trade answer window must be between 1 ms and 10 minutes.".into(),
-            ));
+            return Err(SetupError::OptionRange {
+                name: "trade_window_ms",
+                min: 1,
+                max: 600_000,
+            });
         }
         let mut rng = GameRng::new(setup.seed);
         let first_seat = match setup.first_seat {
             Some(s) if s < seats => s,
-            Some(s) => {
-                return Err(SetupError(format!("There is no seat {s} to start.")));
-            }
+            Some(_) => return Err(SetupError::FirstSeat),
             None => rng.below(usize::from(seats)) as u8,
         };
         let mut stacks: [Vec<u8>; 8] = Default::default();
@@ -480,19 +311,19 @@ impl BigCity {
             .collect()
     }
 
-    fn stack_allowed(&self, stack: u8) -> Result<(), Fail> {
+    fn stack_allowed(&self, stack: u8) -> Result<(), Rule> {
         if !(1..=8).contains(&stack) {
-            return Err(Fail::new("bad_stack"));
+            return Err(Rule::BadStack);
         }
         let i = usize::from(stack - 1);
         if self.stacks[i].is_empty() {
-            return Err(Fail::arg("stack_empty", stack));
+            return Err(Rule::StackEmpty { stack });
         }
         if self.drawn[i] >= 2 {
-            return Err(Fail::arg("stack_limit", stack));
+            return Err(Rule::StackLimit { stack });
         }
         if self.options.limited_card_drawing && !self.map.has_neighborhood(stack) {
-            return Err(Fail::arg("stack_not_in_city", stack));
+            return Err(Rule::StackNotInCity { stack });
         }
         Ok(())
     }
@@ -500,7 +331,7 @@ impl BigCity {
     // ----- building checks -----
 
     /// Validates a build (A1, A2) and returns its points.
-    pub(crate) fn check_build(&self, seat: u8, piece: Piece, cells: &[u8]) -> Result<i32, Fail> {
+    pub(crate) fn check_build(&self, seat: u8, piece: Piece, cells: &[u8]) -> Result<i32, Rule> {
         let pos = self.check_footprint(piece, cells)?;
         let mut ctx = LazySurroundings::new(pos);
         self.check_piece(seat, piece, cells, &mut ctx, true)
@@ -508,29 +339,29 @@ impl BigCity {
 
     /// Cells part of a build: in the city, free, the piece's shape, not across a
     /// streetcar (G7, G8).
-    pub(crate) fn check_footprint(&self, piece: Piece, cells: &[u8]) -> Result<Footprint, Fail> {
+    pub(crate) fn check_footprint(&self, piece: Piece, cells: &[u8]) -> Result<Footprint, Rule> {
         let shape = piece.shape();
         if cells.len() != shape.size() {
-            return Err(Fail::piece("wrong_size", piece));
+            return Err(Rule::WrongShape { piece });
         }
         let mut pos = Footprint::default();
         for (i, &p) in cells.iter().enumerate() {
             if cells[..i].contains(&p) {
-                return Err(Fail::new("duplicate_cells"));
+                return Err(Rule::DuplicateCells);
             }
             let Some(c) = self.map.cell_of(p) else {
-                return Err(Fail::arg("cell_not_in_city", p));
+                return Err(Rule::CellNotInCity { property: p });
             };
             if self.covered(p) {
-                return Err(Fail::arg("cell_covered", p));
+                return Err(Rule::CellCovered { property: p });
             }
             pos.push(c);
         }
         if !shape.matches(pos.as_slice()) {
-            return Err(Fail::piece("wrong_shape", piece));
+            return Err(Rule::WrongShape { piece });
         }
         if self.crosses_line(pos.as_slice()) {
-            return Err(Fail::new("crosses_streetcar"));
+            return Err(Rule::CrossesStreetcar);
         }
         Ok(pos)
     }
@@ -549,13 +380,13 @@ impl BigCity {
     }
 
     /// A2: a park may have at most one cell on the outskirts, a factory at least two.
-    pub(crate) fn check_special_site(&self, piece: Piece, cells: &[u8]) -> Result<(), Fail> {
+    pub(crate) fn check_special_site(&self, piece: Piece, cells: &[u8]) -> Result<(), Rule> {
         let outskirts = cells.iter().filter(|&&p| self.map.outskirts(p)).count();
         if piece.is_park() && outskirts > 1 {
-            return Err(Fail::new("park_outskirts"));
+            return Err(Rule::ParkOutskirts);
         }
         if piece.is_factory() && outskirts < 2 {
-            return Err(Fail::new("factory_outskirts"));
+            return Err(Rule::FactoryOutskirts);
         }
         Ok(())
     }
@@ -571,20 +402,20 @@ impl BigCity {
         cells: &[u8],
         lazy: &mut LazySurroundings,
         score_it: bool,
-    ) -> Result<i32, Fail> {
+    ) -> Result<i32, Rule> {
         if self.supply[piece.index()] == 0 {
-            return Err(Fail::piece("piece_unavailable", piece));
+            return Err(Rule::PieceUnavailable { piece });
         }
         if piece != Piece::CityHall
             && !piece.is_residence()
             && !piece.is_business()
             && !self.city_hall_built()
         {
-            return Err(Fail::piece("needs_city_hall", piece));
+            return Err(Rule::NeedsCityHall { piece: Some(piece) });
         }
         if let Some(card) = piece.special_card() {
             if !self.holds(seat, card) {
-                return Err(Fail::piece("special_card_not_held", piece));
+                return Err(Rule::SpecialCardNotHeld { piece });
             }
             self.check_special_site(piece, cells)?;
             return Ok(0);
@@ -592,7 +423,7 @@ impl BigCity {
         if score_it {
             for &p in cells {
                 if !self.holds(seat, p) {
-                    return Err(Fail::arg("cards_not_held", p));
+                    return Err(Rule::CardsNotHeld { card: p });
                 }
             }
         }
@@ -609,31 +440,31 @@ impl BigCity {
         let ctx = &ctx;
         match piece {
             Piece::CityHall if self.map.outskirts(cells[0]) => {
-                return Err(Fail::new("city_hall_outskirts"));
+                return Err(Rule::CityHallOutskirts);
             }
             Piece::Church => {
                 let p = cells[0];
                 if p % 10 != p / 10 {
-                    return Err(Fail::new("church_not_double"));
+                    return Err(Rule::ChurchNotDouble);
                 }
                 let n = p / 10;
                 if geometry::tile_properties(n).any(|q| q != p && !self.covered(q)) {
-                    return Err(Fail::arg("church_not_last", n));
+                    return Err(Rule::ChurchNotLast { neighborhood: n });
                 }
             }
             Piece::Cinema if ctx.residences < 2 => {
-                return Err(Fail::new("cinema_prerequisite"));
+                return Err(Rule::CinemaPrerequisite);
             }
             Piece::PostOffice if ctx.residences < 1 || ctx.businesses < 1 => {
-                return Err(Fail::new("post_office_prerequisite"));
+                return Err(Rule::PostOfficePrerequisite);
             }
             Piece::Bank if ctx.businesses < 2 => {
-                return Err(Fail::new("bank_prerequisite"));
+                return Err(Rule::BankPrerequisite);
             }
             Piece::ShoppingCenter
                 if ctx.residences < 1 || ctx.businesses < 1 || ctx.specials < 1 || !ctx.line =>
             {
-                return Err(Fail::new("shopping_center_prerequisite"));
+                return Err(Rule::ShoppingCenterPrerequisite);
             }
             _ => {}
         }
@@ -690,45 +521,45 @@ impl BigCity {
     // ----- streetcars -----
 
     /// Validates one streetcar segment (S1-S6, G8) for the current line.
-    pub(crate) fn check_streetcar(&self, seg: &Segment) -> Result<Edge, Fail> {
+    pub(crate) fn check_streetcar(&self, seg: &Segment) -> Result<Edge, Rule> {
         let Some(e) = Edge::from_segment(seg) else {
-            return Err(Fail::new("bad_segment"));
+            return Err(Rule::BadSegment);
         };
         // Far outside the grid (also keeps the side cells' coordinates in range).
         if !geometry::in_grid(Cell::new(e.x, e.y)) {
-            return Err(Fail::new("street_not_in_city"));
+            return Err(Rule::StreetNotInCity);
         }
         self.check_edge(e)?;
         Ok(e)
     }
 
-    fn check_edge(&self, e: Edge) -> Result<(), Fail> {
+    fn check_edge(&self, e: Edge) -> Result<(), Rule> {
         if !self.city_hall_built() {
-            return Err(Fail::new("needs_city_hall_streetcar"));
+            return Err(Rule::NeedsCityHall { piece: None });
         }
         if self.streetcars_left == 0 {
-            return Err(Fail::new("no_streetcars_left"));
+            return Err(Rule::NoStreetcarsLeft);
         }
         let [a, b] = e.sides();
         let (pa, pb) = (self.map.prop_at(a), self.map.prop_at(b));
         if pa.is_none() && pb.is_none() {
-            return Err(Fail::new("street_not_in_city"));
+            return Err(Rule::StreetNotInCity);
         }
         let (ba, bb) = (self.building_at_cell(a), self.building_at_cell(b));
         if ba != 0 && ba == bb {
-            return Err(Fail::new("street_closed"));
+            return Err(Rule::StreetClosed);
         }
         if self.line.contains(e) {
-            return Err(Fail::new("streetcar_taken"));
+            return Err(Rule::StreetcarTaken);
         }
         if !self.line.may_extend(e, false) {
-            return Err(Fail::new("streetcar_not_connected"));
+            return Err(Rule::StreetcarNotConnected);
         }
         if self.options.single_streetcar_line && !self.line.may_extend(e, true) {
-            return Err(Fail::new("single_line"));
+            return Err(Rule::SingleLine);
         }
         if self.options.limited_streetcar_line && ba == 0 && bb == 0 {
-            return Err(Fail::new("limited_line"));
+            return Err(Rule::LimitedLine);
         }
         Ok(())
     }
@@ -789,7 +620,7 @@ impl BigCity {
 
     // ----- applying moves -----
 
-    pub fn apply(&mut self, seat: Seat, mv: &Move) -> Result<Vec<Event>, Illegal> {
+    pub fn apply(&mut self, seat: Seat, mv: &Move) -> Result<Vec<Event>, Illegal<Rule>> {
         if self.game_over() {
             return Err(Illegal::game_over());
         }
@@ -815,12 +646,9 @@ impl BigCity {
                     rotation: *rotation,
                 };
                 if !self.setup_set.contains(neighborhood) {
-                    return Err(ill(
-                        "not_in_starting_set",
-                        format!(
-                            "Neighborhood {neighborhood} is not one of the starting neighborhoods left to place."
-                        ),
-                    ));
+                    return Err(Illegal::Rule(Rule::NotInStartingSet {
+                        neighborhood: *neighborhood,
+                    }));
                 }
                 self.check_tile(t)?;
                 self.place_tile(seat, t, &mut ev);
@@ -829,7 +657,7 @@ impl BigCity {
             }
             (Step::Action, _) => self.apply_action(seat, mv, &mut ev)?,
             (Step::SecondStreetcar, Move::Streetcar { segment }) => {
-                let e = self.check_streetcar(segment).map_err(Fail::illegal)?;
+                let e = self.check_streetcar(segment)?;
                 self.place_streetcar(seat, e, &mut ev);
                 self.finish_action(self.useless_pending, &mut ev);
             }
@@ -837,7 +665,7 @@ impl BigCity {
                 self.finish_action(self.useless_pending, &mut ev);
             }
             (Step::Drawing { .. }, Move::Draw { stack }) => {
-                self.stack_allowed(*stack).map_err(Fail::illegal)?;
+                self.stack_allowed(*stack)?;
                 self.draw(*stack, &mut ev);
             }
             (Step::TradeAnswers, Move::TradeAnswer { cards }) => {
@@ -870,55 +698,54 @@ impl BigCity {
         Ok(ev)
     }
 
-    fn check_tile(&self, t: TilePlacement) -> Result<(), Illegal> {
+    fn check_tile(&self, t: TilePlacement) -> Result<(), Illegal<Rule>> {
         if !(1..=8).contains(&t.neighborhood) {
-            return Err(ill(
-                "unknown_neighborhood",
-                "Neighborhoods are numbered 1 to 8.",
-            ));
+            return Err(Illegal::Rule(Rule::UnknownNeighborhood));
         }
-        self.map.check_placement(t).map(|_| ()).map_err(|e| match e {
-            PlacementError::BadRotation => {
-                ill("bad_rotation", "Rotation must be 0, 90, 180 or 270.")
-            }
-            PlacementError::OutOfGrid => ill("out_of_grid", "That is too far from the city."),
-            PlacementError::AlreadyPlaced => ill(
-                "neighborhood_placed",
-                format!("Neighborhood {} is already in the city.", t.neighborhood),
-            ),
-            PlacementError::Overlap => ill("overlap", "Neighborhoods may not overlap."),
-            PlacementError::NotConnected => ill(
-                "not_connected",
-                "At least two properties of the new neighborhood must border two properties of the city.",
-            ),
-        })
+        self.map
+            .check_placement(t)
+            .map(|_| ())
+            .map_err(|e| match e {
+                PlacementError::BadRotation => Illegal::Rule(Rule::BadRotation),
+                PlacementError::OutOfGrid => Illegal::Rule(Rule::OutOfGrid),
+                PlacementError::AlreadyPlaced => Illegal::Rule(Rule::NeighborhoodPlaced {
+                    neighborhood: t.neighborhood,
+                }),
+                PlacementError::Overlap => Illegal::Rule(Rule::Overlap),
+                PlacementError::NotConnected => Illegal::Rule(Rule::NotConnected),
+            })
     }
 
-    fn check_cards(&self, seat: u8, cards: &[u8], min: usize, max: usize) -> Result<(), Illegal> {
+    fn check_cards(
+        &self,
+        seat: u8,
+        cards: &[u8],
+        min: usize,
+        max: usize,
+    ) -> Result<(), Illegal<Rule>> {
         if cards.len() < min {
-            return Err(ill(
-                "too_few_cards",
-                format!("Choose at least {min} card(s)."),
-            ));
+            return Err(Illegal::Rule(Rule::TooFewCards { min: min as u8 }));
         }
         if cards.len() > max {
-            return Err(ill(
-                "too_many_cards",
-                format!("Choose at most {max} card(s)."),
-            ));
+            return Err(Illegal::Rule(Rule::TooManyCards { max: max as u8 }));
         }
         for (i, &c) in cards.iter().enumerate() {
             if cards[..i].contains(&c) {
-                return Err(ill("duplicate_cards", "A card is listed twice."));
+                return Err(Illegal::Rule(Rule::DuplicateCards));
             }
             if !self.holds(seat, c) {
-                return Err(ill("cards_not_held", format!("You do not hold card {c}.")));
+                return Err(Illegal::Rule(Rule::CardsNotHeld { card: c }));
             }
         }
         Ok(())
     }
 
-    fn apply_action(&mut self, seat: u8, mv: &Move, ev: &mut Vec<Event>) -> Result<(), Illegal> {
+    fn apply_action(
+        &mut self,
+        seat: u8,
+        mv: &Move,
+        ev: &mut Vec<Event>,
+    ) -> Result<(), Illegal<Rule>> {
         match mv {
             Move::PlaceNeighborhood {
                 neighborhood,
@@ -927,10 +754,7 @@ impl BigCity {
                 rotation,
             } => {
                 if !self.city_hall_built() {
-                    return Err(ill(
-                        "needs_city_hall",
-                        "New neighborhoods need city hall in the city first.",
-                    ));
+                    return Err(Illegal::Rule(Rule::NeedsCityHall { piece: None }));
                 }
                 let t = TilePlacement {
                     neighborhood: *neighborhood,
@@ -944,9 +768,7 @@ impl BigCity {
                 self.finish_action(self.useless_pending, ev);
             }
             Move::Build { piece, cells } => {
-                let points = self
-                    .check_build(seat, *piece, cells)
-                    .map_err(Fail::illegal)?;
+                let points = self.check_build(seat, *piece, cells)?;
                 self.acted();
                 let draws = if let Some(card) = piece.special_card() {
                     self.remove_card(seat, card);
@@ -980,7 +802,7 @@ impl BigCity {
                 self.finish_action(draws + self.useless_pending, ev);
             }
             Move::Streetcar { segment } => {
-                let e = self.check_streetcar(segment).map_err(Fail::illegal)?;
+                let e = self.check_streetcar(segment)?;
                 let first = self.line.is_empty();
                 self.acted();
                 self.place_streetcar(seat, e, ev);
@@ -1000,24 +822,13 @@ impl BigCity {
             }
             Move::DiscardUseless { card } => {
                 if self.options.useless_must_be_exchanged {
-                    return Err(ill(
-                        "discard_not_allowed",
-                        "In this game useless cards can only be exchanged.",
-                    ));
+                    return Err(Illegal::Rule(Rule::DiscardNotAllowed));
                 }
                 if !self.holds(seat, *card) {
-                    return Err(ill(
-                        "cards_not_held",
-                        format!("You do not hold card {card}."),
-                    ));
+                    return Err(Illegal::Rule(Rule::CardsNotHeld { card: *card }));
                 }
                 if !self.is_useless(*card) {
-                    return Err(ill(
-                        "not_useless",
-                        format!(
-                            "Card {card} is not useless: no park or factory covers property {card}."
-                        ),
-                    ));
+                    return Err(Illegal::Rule(Rule::NotUseless { card: *card }));
                 }
                 self.remove_card(seat, *card);
                 self.discards.push(*card);
@@ -1026,20 +837,14 @@ impl BigCity {
             }
             Move::TradeOffer { cards, wanted } => {
                 if !self.options.trade_cards {
-                    return Err(ill(
-                        "trade_disabled",
-                        "Trading cards is not played in this game.",
-                    ));
+                    return Err(Illegal::Rule(Rule::TradeDisabled));
                 }
                 self.check_cards(seat, cards, 1, 2)?;
                 if wanted.len() > 2
                     || wanted.windows(2).any(|w| w[0] >= w[1])
                     || wanted.iter().any(|n| !(1..=8).contains(n))
                 {
-                    return Err(ill(
-                        "bad_wanted",
-                        "Name up to two different neighborhoods (1 to 8), in ascending order.",
-                    ));
+                    return Err(Illegal::Rule(Rule::BadWanted));
                 }
                 // The pass streak is decided when the trade ends: a trade in which
                 // nothing changes hands counts as a pass (F2).
@@ -1245,37 +1050,25 @@ impl BigCity {
         }
     }
 
-    fn check_picks(&self, picks: &[TradePick]) -> Result<(), Illegal> {
+    fn check_picks(&self, picks: &[TradePick]) -> Result<(), Illegal<Rule>> {
         let Some(t) = &self.trade else {
             return Err(wrong_step());
         };
         if picks.len() > t.offered.len().min(2) {
-            return Err(ill(
-                "too_many_picks",
-                "Accept at most one card per offered card, two in all.",
-            ));
+            return Err(Illegal::Rule(Rule::TooManyPicks));
         }
         for (i, p) in picks.iter().enumerate() {
             if !t.offered.contains(&p.give) {
-                return Err(ill(
-                    "not_offered",
-                    format!("Card {} is not one you offered.", p.give),
-                ));
+                return Err(Illegal::Rule(Rule::NotOffered { card: p.give }));
             }
             if picks[..i].iter().any(|q| q.give == p.give) {
-                return Err(ill(
-                    "duplicate_picks",
-                    "Each offered card goes to one seat only.",
-                ));
+                return Err(Illegal::Rule(Rule::DuplicatePicks));
             }
             if picks[..i]
                 .iter()
                 .any(|q| q.seat == p.seat && q.index == p.index)
             {
-                return Err(ill(
-                    "duplicate_picks",
-                    "That answer card is already picked.",
-                ));
+                return Err(Illegal::Rule(Rule::DuplicatePicks));
             }
             let answer = t
                 .answers
@@ -1284,10 +1077,10 @@ impl BigCity {
                 .filter(|_| p.seat != self.active);
             let ok = answer.is_some_and(|a| usize::from(p.index) < a.len());
             if !ok {
-                return Err(ill(
-                    "bad_pick",
-                    format!("Seat {} offered no card number {}.", p.seat, p.index),
-                ));
+                return Err(Illegal::Rule(Rule::BadPick {
+                    seat: p.seat,
+                    index: p.index,
+                }));
             }
         }
         Ok(())
@@ -1455,152 +1248,7 @@ pub fn score(piece: Piece, s: &Surroundings) -> i32 {
     }
 }
 
-fn article(name: &str) -> &'static str {
-    match name.chars().next() {
-        Some('a' | 'e' | 'i' | 'o' | 'u') => "an",
-        _ => "a",
-    }
-}
-
-/// Builds an event with its English sentence.
+/// Wraps an event's kind (each language says its sentence at the edge).
 pub(crate) fn event(kind: EventKind) -> Event {
-    let text = describe(&kind);
-    Event { text, kind }
-}
-
-fn list(v: &[u8]) -> String {
-    if v.is_empty() {
-        return "none".into();
-    }
-    let mut s = String::with_capacity(v.len() * 4);
-    for (i, &x) in v.iter().enumerate() {
-        if i > 0 {
-            s.push_str(", ");
-        }
-        push_number(&mut s, x);
-    }
-    s
-}
-
-/// Appends a number without the formatting machinery.
-fn push_number(s: &mut String, n: u8) {
-    if n >= 100 {
-        s.push(char::from(b'0' + n / 100));
-    }
-    if n >= 10 {
-        s.push(char::from(b'0' + (n / 10) % 10));
-    }
-    s.push(char::from(b'0' + n % 10));
-}
-
-/// A one-digit number as text (seats and stacks are below 10).
-fn digit(n: u8) -> &'static str {
-    const DIGITS: [&str; 10] = ["0", "1", "2", "3", "4", "5", "6", "7", "8", "9"];
-    DIGITS.get(usize::from(n)).copied().unwrap_or("?")
-}
-
-/// Joins pieces of text without the formatting machinery (the most frequent events).
-fn words(parts: &[&str]) -> String {
-    let mut s = String::with_capacity(parts.iter().map(|p| p.len()).sum());
-    for p in parts {
-        s.push_str(p);
-    }
-    s
-}
-
-fn describe(k: &EventKind) -> String {
-    match k {
-        EventKind::TurnStarted { seat } => words(&["seat ", digit(*seat), "'s turn"]),
-        EventKind::NeighborhoodPlaced {
-            seat,
-            neighborhood,
-            x,
-            y,
-            rotation,
-        } => format!(
-            "seat {seat} placed neighborhood {neighborhood} at ({x}, {y}), rotated {rotation}°"
-        ),
-        EventKind::Built {
-            seat,
-            piece,
-            cells,
-            points,
-        } => {
-            let c: Vec<String> = cells.iter().map(|c| c.to_string()).collect();
-            format!(
-                "seat {seat} built {} {} on {} for {points} point{}",
-                article(piece.name()),
-                piece.name(),
-                c.join("-"),
-                if *points == 1 { "" } else { "s" }
-            )
-        }
-        EventKind::StreetcarPlaced { seat, segment } => format!(
-            "seat {seat} placed a streetcar from ({}, {}) to ({}, {})",
-            segment.x1, segment.y1, segment.x2, segment.y2
-        ),
-        EventKind::UselessDiscarded { seat, card } => {
-            format!("seat {seat} discarded useless card {card}")
-        }
-        EventKind::Exchanged { seat, stacks } => {
-            let mut s = words(&["seat ", digit(*seat), " returned "]);
-            push_number(&mut s, stacks.len() as u8);
-            s.push_str(" card(s) under stacks ");
-            s.push_str(&list(stacks));
-            s
-        }
-        EventKind::Drew { seat, stack } => words(&[
-            "seat ",
-            digit(*seat),
-            " drew a card from stack ",
-            digit(*stack),
-        ]),
-        EventKind::DrawsSkipped { seat, count } => {
-            format!("seat {seat} could not draw {count} card(s): no allowed stack left")
-        }
-        EventKind::Passed { seat } => words(&["seat ", digit(*seat), " passed"]),
-        EventKind::TimedOut { seat } => format!("seat {seat} ran out of time"),
-        EventKind::TradeOffered {
-            seat,
-            neighborhoods,
-            wanted,
-        } => format!(
-            "seat {seat} offers cards of neighborhood(s) {} for trade, wanting {}",
-            list(neighborhoods),
-            list(wanted)
-        ),
-        EventKind::TradeAnswered { seat } => format!("seat {seat} answered the offer"),
-        EventKind::TradeAnswersRevealed { answers } => {
-            let parts: Vec<String> = answers
-                .iter()
-                .map(|a| format!("seat {}: {}", a.seat, list(&a.neighborhoods)))
-                .collect();
-            format!("trade answers: {}", parts.join("; "))
-        }
-        EventKind::Traded {
-            from,
-            to,
-            given,
-            received,
-        } => format!(
-            "seat {from} traded a card of neighborhood {given} to seat {to} for a card of neighborhood {received}"
-        ),
-        EventKind::TradeFailed { seat } => format!("seat {seat} made no trade"),
-        EventKind::GameOver {
-            reason,
-            scores,
-            winners,
-        } => {
-            let why = match reason {
-                EndReason::CityComplete => "the city is complete",
-                EndReason::AllPassed => "every player passed in a row",
-            };
-            let s: Vec<String> = scores.iter().map(|x| x.to_string()).collect();
-            format!(
-                "game over ({why}); scores {}; winner(s): seat {}",
-                s.join(", "),
-                list(winners)
-            )
-        }
-    }
+    Event { kind }
 }

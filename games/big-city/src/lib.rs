@@ -48,6 +48,7 @@ impl Game for BigCity {
     type Move = Move;
     type View = View;
     type Event = Event;
+    type Rule = Rule;
 
     fn new(setup: &Setup<Options>) -> Result<Self, SetupError> {
         BigCity::new(setup)
@@ -61,7 +62,7 @@ impl Game for BigCity {
         BigCity::legal_moves(self, seat)
     }
 
-    fn apply(&mut self, seat: Seat, mv: &Move) -> Result<Vec<Event>, Illegal> {
+    fn apply(&mut self, seat: Seat, mv: &Move) -> Result<Vec<Event>, Illegal<Rule>> {
         BigCity::apply(self, seat, mv)
     }
 

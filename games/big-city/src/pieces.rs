@@ -120,28 +120,6 @@ impl Piece {
                 | Piece::ShoppingCenter
         )
     }
-
-    /// English name for the game log.
-    pub fn name(self) -> &'static str {
-        match self {
-            Piece::ResidenceSingle => "single residence",
-            Piece::ResidenceDouble => "double residence",
-            Piece::ResidenceTriple => "triple residence",
-            Piece::BusinessSingle => "single business",
-            Piece::BusinessDouble => "double business",
-            Piece::BusinessTriple => "triple business",
-            Piece::CityHall => "city hall",
-            Piece::Church => "church",
-            Piece::Cinema => "cinema",
-            Piece::PostOffice => "post office",
-            Piece::Bank => "bank",
-            Piece::ShoppingCenter => "shopping center",
-            Piece::LincolnPark => "Lincoln Park",
-            Piece::CentralPark => "Central Park",
-            Piece::StanfordCorporation => "Stanford Corporation",
-            Piece::RockwellIndustries => "Rockwell Industries",
-        }
-    }
 }
 
 /// The stack (neighborhood on the back) of a card.

@@ -717,7 +717,7 @@ impl BigCity {
             seat_ok(b.owner)?;
             let err = |code| PositionError::Building { index, code };
             g.check_footprint(b.piece, &b.cells)
-                .map_err(|f| err(f.code))?;
+                .map_err(|f| err(engine::Rule::code(&f)))?;
             if g.supply[b.piece.index()] == 0 {
                 return Err(err("piece_unavailable"));
             }

@@ -384,12 +384,176 @@ pub enum EventKind {
     },
 }
 
-/// A log line: the structured event and an English sentence for it.
+/// A log line: the structured event (each language says its sentence).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[ts(rename = "BigCityEvent")]
 pub struct Event {
-    pub text: String,
     pub kind: EventKind,
+}
+
+/// Why Big City refuses a move (beside the engine's shared refusals): a stable code
+/// with the arguments its sentence needs, all of them public to the mover (the
+/// numbers he sent, stacks, pieces). Each variant's comment gives its meaning.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[ts(rename = "BigCityRule")]
+#[serde(tag = "code", content = "args", rename_all = "snake_case")]
+pub enum Rule {
+    /// That move is not possible at this point of the turn.
+    WrongPhase,
+    /// The neighborhood is not one of the starting ones left to place (F1).
+    NotInStartingSet { neighborhood: u8 },
+    /// Neighborhoods are numbered 1 to 8.
+    UnknownNeighborhood,
+    /// Rotation is 0, 90, 180 or 270.
+    BadRotation,
+    /// Too far from the city.
+    OutOfGrid,
+    /// The neighborhood is already in the city.
+    NeighborhoodPlaced { neighborhood: u8 },
+    /// Neighborhoods may not overlap.
+    Overlap,
+    /// At least two properties of a new neighborhood border two of the city (G6).
+    NotConnected,
+    /// Stacks are numbered 1 to 8.
+    BadStack,
+    /// The stack is empty.
+    StackEmpty { stack: u8 },
+    /// Two cards were drawn from this stack this turn already (C4).
+    StackLimit { stack: u8 },
+    /// Limited card drawing: the stack's neighborhood is not in the city yet.
+    StackNotInCity { stack: u8 },
+    /// Choose at least `min` cards.
+    TooFewCards { min: u8 },
+    /// Choose at most `max` cards.
+    TooManyCards { max: u8 },
+    /// A card is listed twice.
+    DuplicateCards,
+    /// The mover does not hold this card (a number he sent).
+    CardsNotHeld { card: u8 },
+    /// The properties do not have the shape (or the size) of the piece.
+    WrongShape { piece: Piece },
+    /// A property is listed twice.
+    DuplicateCells,
+    /// The property is not in the city.
+    CellNotInCity { property: u8 },
+    /// The property is already built on.
+    CellCovered { property: u8 },
+    /// A building may not be placed across a streetcar.
+    CrossesStreetcar,
+    /// No such piece is left in the supply.
+    PieceUnavailable { piece: Piece },
+    /// City hall must be in the city first: before this piece, or (no piece) before
+    /// new neighborhoods and the streetcar line.
+    NeedsCityHall { piece: Option<Piece> },
+    /// Parks and factories need their own card.
+    SpecialCardNotHeld { piece: Piece },
+    /// A park has at most one property on the outskirts.
+    ParkOutskirts,
+    /// A factory needs at least two properties on the outskirts.
+    FactoryOutskirts,
+    /// City hall is in the center of the city.
+    CityHallOutskirts,
+    /// A church needs a double-numbered property (11, 22, ... 88).
+    ChurchNotDouble,
+    /// A church is the last building of its neighborhood.
+    ChurchNotLast { neighborhood: u8 },
+    /// A cinema needs at least two residences next to it.
+    CinemaPrerequisite,
+    /// A post office needs a residence and a business next to it.
+    PostOfficePrerequisite,
+    /// A bank needs at least two businesses next to it.
+    BankPrerequisite,
+    /// A shopping center needs a residence, a business, a special building and the
+    /// streetcar line next to it.
+    ShoppingCenterPrerequisite,
+    /// A street segment joins two grid points one unit apart.
+    BadSegment,
+    /// All 17 streetcars are placed.
+    NoStreetcarsLeft,
+    /// The segment is not a street of the city.
+    StreetNotInCity,
+    /// A streetcar may not run across a building, park or factory.
+    StreetClosed,
+    /// A streetcar already runs there.
+    StreetcarTaken,
+    /// A new streetcar extends the line.
+    StreetcarNotConnected,
+    /// Single line: extend it at one of its two ends, without loops.
+    SingleLine,
+    /// Limited line: a streetcar borders a property with a building, park or factory.
+    LimitedLine,
+    /// Useless cards can only be exchanged in this game.
+    DiscardNotAllowed,
+    /// The card is not useless: no park or factory covers its property.
+    NotUseless { card: u8 },
+    /// Trading cards is not played in this game.
+    TradeDisabled,
+    /// Name up to two different neighborhoods (1 to 8), in ascending order.
+    BadWanted,
+    /// At most one card per offered card, two in all.
+    TooManyPicks,
+    /// The card is not one the mover offered.
+    NotOffered { card: u8 },
+    /// Each offered card and each answer card is picked once.
+    DuplicatePicks,
+    /// That seat offered no answer card with this index.
+    BadPick { seat: u8, index: u8 },
+}
+
+impl engine::Rule for Rule {
+    fn code(&self) -> &'static str {
+        match self {
+            Rule::WrongPhase => "wrong_phase",
+            Rule::NotInStartingSet { .. } => "not_in_starting_set",
+            Rule::UnknownNeighborhood => "unknown_neighborhood",
+            Rule::BadRotation => "bad_rotation",
+            Rule::OutOfGrid => "out_of_grid",
+            Rule::NeighborhoodPlaced { .. } => "neighborhood_placed",
+            Rule::Overlap => "overlap",
+            Rule::NotConnected => "not_connected",
+            Rule::BadStack => "bad_stack",
+            Rule::StackEmpty { .. } => "stack_empty",
+            Rule::StackLimit { .. } => "stack_limit",
+            Rule::StackNotInCity { .. } => "stack_not_in_city",
+            Rule::TooFewCards { .. } => "too_few_cards",
+            Rule::TooManyCards { .. } => "too_many_cards",
+            Rule::DuplicateCards => "duplicate_cards",
+            Rule::CardsNotHeld { .. } => "cards_not_held",
+            Rule::WrongShape { .. } => "wrong_shape",
+            Rule::DuplicateCells => "duplicate_cells",
+            Rule::CellNotInCity { .. } => "cell_not_in_city",
+            Rule::CellCovered { .. } => "cell_covered",
+            Rule::CrossesStreetcar => "crosses_streetcar",
+            Rule::PieceUnavailable { .. } => "piece_unavailable",
+            Rule::NeedsCityHall { .. } => "needs_city_hall",
+            Rule::SpecialCardNotHeld { .. } => "special_card_not_held",
+            Rule::ParkOutskirts => "park_outskirts",
+            Rule::FactoryOutskirts => "factory_outskirts",
+            Rule::CityHallOutskirts => "city_hall_outskirts",
+            Rule::ChurchNotDouble => "church_not_double",
+            Rule::ChurchNotLast { .. } => "church_not_last",
+            Rule::CinemaPrerequisite => "cinema_prerequisite",
+            Rule::PostOfficePrerequisite => "post_office_prerequisite",
+            Rule::BankPrerequisite => "bank_prerequisite",
+            Rule::ShoppingCenterPrerequisite => "shopping_center_prerequisite",
+            Rule::BadSegment => "bad_segment",
+            Rule::NoStreetcarsLeft => "no_streetcars_left",
+            Rule::StreetNotInCity => "street_not_in_city",
+            Rule::StreetClosed => "street_closed",
+            Rule::StreetcarTaken => "streetcar_taken",
+            Rule::StreetcarNotConnected => "streetcar_not_connected",
+            Rule::SingleLine => "single_line",
+            Rule::LimitedLine => "limited_line",
+            Rule::DiscardNotAllowed => "discard_not_allowed",
+            Rule::NotUseless { .. } => "not_useless",
+            Rule::TradeDisabled => "trade_disabled",
+            Rule::BadWanted => "bad_wanted",
+            Rule::TooManyPicks => "too_many_picks",
+            Rule::NotOffered { .. } => "not_offered",
+            Rule::DuplicatePicks => "duplicate_picks",
+            Rule::BadPick { .. } => "bad_pick",
+        }
+    }
 }
 
 #[cfg(test)]
@@ -406,6 +570,7 @@ mod tests {
             View::decl(&cfg),
             Event::decl(&cfg),
             EventKind::decl(&cfg),
+            Rule::decl(&cfg),
             Phase::decl(&cfg),
         ] {
             assert!(!decl.contains("bigint"), "{decl}");
@@ -457,5 +622,68 @@ mod tests {
             serde_json::to_string(&Move::Pass {}).unwrap(),
             r#"{"type":"pass"}"#
         );
+    }
+
+    #[test]
+    fn each_rule_code_is_its_serde_tag() {
+        use engine::Rule as _;
+        let rules = [
+            Rule::WrongPhase,
+            Rule::NotInStartingSet { neighborhood: 2 },
+            Rule::UnknownNeighborhood,
+            Rule::BadRotation,
+            Rule::OutOfGrid,
+            Rule::NeighborhoodPlaced { neighborhood: 2 },
+            Rule::Overlap,
+            Rule::NotConnected,
+            Rule::BadStack,
+            Rule::StackEmpty { stack: 3 },
+            Rule::StackLimit { stack: 3 },
+            Rule::StackNotInCity { stack: 3 },
+            Rule::TooFewCards { min: 1 },
+            Rule::TooManyCards { max: 2 },
+            Rule::DuplicateCards,
+            Rule::CardsNotHeld { card: 34 },
+            Rule::WrongShape { piece: Piece::Bank },
+            Rule::DuplicateCells,
+            Rule::CellNotInCity { property: 34 },
+            Rule::CellCovered { property: 34 },
+            Rule::CrossesStreetcar,
+            Rule::PieceUnavailable { piece: Piece::Bank },
+            Rule::NeedsCityHall { piece: None },
+            Rule::SpecialCardNotHeld {
+                piece: Piece::CentralPark,
+            },
+            Rule::ParkOutskirts,
+            Rule::FactoryOutskirts,
+            Rule::CityHallOutskirts,
+            Rule::ChurchNotDouble,
+            Rule::ChurchNotLast { neighborhood: 2 },
+            Rule::CinemaPrerequisite,
+            Rule::PostOfficePrerequisite,
+            Rule::BankPrerequisite,
+            Rule::ShoppingCenterPrerequisite,
+            Rule::BadSegment,
+            Rule::NoStreetcarsLeft,
+            Rule::StreetNotInCity,
+            Rule::StreetClosed,
+            Rule::StreetcarTaken,
+            Rule::StreetcarNotConnected,
+            Rule::SingleLine,
+            Rule::LimitedLine,
+            Rule::DiscardNotAllowed,
+            Rule::NotUseless { card: 34 },
+            Rule::TradeDisabled,
+            Rule::BadWanted,
+            Rule::TooManyPicks,
+            Rule::NotOffered { card: 34 },
+            Rule::DuplicatePicks,
+            Rule::BadPick { seat: 1, index: 0 },
+        ];
+        for rule in rules {
+            let v = serde_json::to_value(rule).unwrap();
+            assert_eq!(v["code"], rule.code(), "{rule:?}");
+            assert_eq!(serde_json::from_value::<Rule>(v).unwrap(), rule);
+        }
     }
 }

@@ -29,7 +29,7 @@ mod tests;
 pub use state::{MyCity, PlayerState};
 pub use wire::{
     Action, BoardInfo, Card, Cell, Color, EdgeSide, EndReason, Event, Move, Options, PieceInfo,
-    Placement, PlayerView, RevealedDecision, RiverEdge, ScoreBreakdown, Terrain, View,
+    Placement, PlayerView, RevealedDecision, RiverEdge, Rule, ScoreBreakdown, Terrain, View,
 };
 
 use engine::{
@@ -45,16 +45,17 @@ impl Game for MyCity {
     type Move = Move;
     type View = View;
     type Event = Event;
+    type Rule = Rule;
 
     fn new(setup: &Setup<Options>) -> Result<Self, SetupError> {
         if !Self::SEATS.contains(&setup.seats) {
-            return Err(SetupError(format!(
-                "My City is played by 1 to 4 players, not {}.",
-                setup.seats
-            )));
+            return Err(SetupError::Seats {
+                min: *Self::SEATS.start(),
+                max: *Self::SEATS.end(),
+            });
         }
         if setup.first_seat.is_some_and(|s| s >= setup.seats) {
-            return Err(SetupError("The starting seat is not at the table.".into()));
+            return Err(SetupError::FirstSeat);
         }
         Ok(MyCity::start(setup.seats, setup.seed))
     }
@@ -67,7 +68,7 @@ impl Game for MyCity {
         MyCity::legal_moves(self, seat)
     }
 
-    fn apply(&mut self, seat: Seat, mv: &Move) -> Result<Vec<Event>, Illegal> {
+    fn apply(&mut self, seat: Seat, mv: &Move) -> Result<Vec<Event>, Illegal<Rule>> {
         MyCity::apply(self, seat, mv)
     }
 

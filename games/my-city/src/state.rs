@@ -5,7 +5,7 @@ use crate::pieces;
 use crate::score::{self, START_POINTS};
 use crate::wire::{
     Action, Card, Cell, Color, EndReason, Event, Move, Placement, PlayerView, RevealedDecision,
-    ScoreBreakdown, View,
+    Rule, ScoreBreakdown, View,
 };
 use engine::{Awaiting, GameRng, Illegal, Outcome, Seat, Viewer};
 
@@ -100,22 +100,16 @@ impl PlayerState {
         x: u8,
         y: u8,
         rotation: u8,
-    ) -> Result<Vec<usize>, Illegal> {
+    ) -> Result<Vec<usize>, Illegal<Rule>> {
         let Some(shape) = pieces::shape(piece, rotation) else {
-            return Err(Illegal::new(
-                "bad_rotation",
-                "Rotation must be 0, 1, 2 or 3 quarter turns.",
-            ));
+            return Err(Illegal::Rule(Rule::BadRotation));
         };
         let fits = shape.iter().all(|&(dx, dy)| {
             usize::from(x) + usize::from(dx) < board::WIDTH
                 && usize::from(y) + usize::from(dy) < board::HEIGHT
         });
         if !fits {
-            return Err(Illegal::new(
-                "off_board",
-                "The building does not fit on the board there.",
-            ));
+            return Err(Illegal::Rule(Rule::OffBoard));
         }
         let mut cells = Vec::with_capacity(shape.len());
         let mut bank = None;
@@ -124,41 +118,26 @@ impl PlayerState {
             let cy = usize::from(y) + usize::from(dy);
             let i = board::index(cx, cy);
             if !board::buildable(board::terrain_at(i)) {
-                return Err(Illegal::new(
-                    "not_buildable",
-                    "Buildings cannot stand in the mountains or the forest.",
-                ));
+                return Err(Illegal::Rule(Rule::NotBuildable));
             }
             if self.cover[i].is_some() {
-                return Err(Illegal::new(
-                    "occupied",
-                    "That space already holds one of your buildings.",
-                ));
+                return Err(Illegal::Rule(Rule::Occupied));
             }
             let west = board::west_bank(cx, cy);
             if *bank.get_or_insert(west) != west {
-                return Err(Illegal::new(
-                    "across_river",
-                    "A building must stand entirely on one bank of the river.",
-                ));
+                return Err(Illegal::Rule(Rule::AcrossRiver));
             }
             cells.push(i);
         }
         if self.placed.is_empty() {
             if !cells.iter().any(|&i| board::along_river(i)) {
-                return Err(Illegal::new(
-                    "not_along_river",
-                    "Your first building must have a side along the river.",
-                ));
+                return Err(Illegal::Rule(Rule::NotAlongRiver));
             }
         } else if !cells
             .iter()
             .any(|&i| board::neighbours(i).any(|n| self.cover[n].is_some()))
         {
-            return Err(Illegal::new(
-                "not_adjacent",
-                "A building must share a side with one of your buildings.",
-            ));
+            return Err(Illegal::Rule(Rule::NotAdjacent));
         }
         Ok(cells)
     }
@@ -329,7 +308,7 @@ impl MyCity {
 
     /// Checks a decision completely without changing anything; returns the cells
     /// a placement would cover.
-    pub(crate) fn check(&self, seat: Seat, mv: &Move) -> Result<Option<Vec<usize>>, Illegal> {
+    pub(crate) fn check(&self, seat: Seat, mv: &Move) -> Result<Option<Vec<usize>>, Illegal<Rule>> {
         if self.end.is_some() {
             return Err(Illegal::game_over());
         }
@@ -338,16 +317,10 @@ impl MyCity {
             return Err(Illegal::not_your_turn());
         };
         if !player.active {
-            return Err(Illegal::new(
-                "participation_ended",
-                "You have ended your participation and make no more decisions.",
-            ));
+            return Err(Illegal::Rule(Rule::ParticipationEnded));
         }
         if self.pending.get(s).is_some_and(Option::is_some) {
-            return Err(Illegal::new(
-                "already_decided",
-                "You have already decided this round.",
-            ));
+            return Err(Illegal::Rule(Rule::AlreadyDecided));
         }
         let Some(Card::Building { piece, color }) = self.card else {
             return Err(Illegal::game_over());
@@ -356,15 +329,9 @@ impl MyCity {
             Move::EndParticipation {} => Ok(None),
             Move::Pass {} => {
                 if color == Color::Church {
-                    Err(Illegal::new(
-                        "church_cannot_pass",
-                        "A church cannot be passed: place it or end your participation.",
-                    ))
+                    Err(Illegal::Rule(Rule::ChurchCannotPass))
                 } else if player.points() <= 0 {
-                    Err(Illegal::new(
-                        "no_points_to_pass",
-                        "At 0 points you cannot pass: place the building or end your participation.",
-                    ))
+                    Err(Illegal::Rule(Rule::NoPointsToPass))
                 } else {
                     Ok(None)
                 }
@@ -402,7 +369,7 @@ impl MyCity {
         moves
     }
 
-    pub(crate) fn apply(&mut self, seat: Seat, mv: &Move) -> Result<Vec<Event>, Illegal> {
+    pub(crate) fn apply(&mut self, seat: Seat, mv: &Move) -> Result<Vec<Event>, Illegal<Rule>> {
         self.check(seat, mv)?;
         self.pending[usize::from(seat)] = Some(Pending {
             mv: *mv,

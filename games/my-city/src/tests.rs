@@ -88,14 +88,17 @@ fn ruling_b1_mountains_and_forest_are_not_buildable() {
     g.set_card(CHURCH_CARD);
     // (1,4) is mountain, (13,4) forest: both refused even along nothing else.
     assert_eq!(
-        g.check(0, &place(0, 4, 0)).unwrap_err().code,
+        g.check(0, &place(0, 4, 0)).unwrap_err().code(),
         "not_buildable"
     );
     assert_eq!(
-        g.check(0, &place(13, 4, 0)).unwrap_err().code,
+        g.check(0, &place(13, 4, 0)).unwrap_err().code(),
         "not_buildable"
     );
-    assert_eq!(g.check(0, &place(14, 0, 0)).unwrap_err().code, "off_board");
+    assert_eq!(
+        g.check(0, &place(14, 0, 0)).unwrap_err().code(),
+        "off_board"
+    );
 }
 
 #[test]
@@ -191,7 +194,7 @@ fn ruling_p1_rotation_without_mirroring() {
     let mut g = game(1, 2);
     g.set_card(card(4));
     assert_eq!(
-        g.check(0, &place(5, 0, 4)).unwrap_err().code,
+        g.check(0, &place(5, 0, 4)).unwrap_err().code(),
         "bad_rotation"
     );
     // The placements listed for the asymmetric `.##/##.` never cover its mirror.
@@ -298,7 +301,7 @@ fn ruling_r1_decisions_hidden_until_all_decided() {
     // A seat decides once per round.
     let before = g.clone();
     let err = g.apply(0, &Move::Pass {}).unwrap_err();
-    assert_eq!(err.code, "already_decided");
+    assert_eq!(err.code(), "already_decided");
     assert_eq!(g, before);
     assert!(g.legal_moves(0).is_empty());
 
@@ -337,14 +340,14 @@ fn ruling_r1_three_choices_and_participation() {
     // Seat 0 makes no more decisions; seat 1 goes on alone.
     assert_eq!(g.awaiting().seats, vec![1]);
     assert_eq!(
-        g.apply(0, &Move::Pass {}).unwrap_err().code,
+        g.apply(0, &Move::Pass {}).unwrap_err().code(),
         "participation_ended"
     );
     assert!(g.legal_moves(0).is_empty());
     assert_eq!(g.player(0).unwrap().points(), 10);
     assert_eq!(g.player(1).unwrap().points(), 9);
     assert_eq!(
-        g.apply(7, &Move::Pass {}).unwrap_err().code,
+        g.apply(7, &Move::Pass {}).unwrap_err().code(),
         "not_your_turn"
     );
 }
@@ -353,7 +356,7 @@ fn ruling_r1_three_choices_and_participation() {
 fn ruling_r2_first_building_along_the_river() {
     let mut g = game(1, 6);
     g.set_card(card(0)); // `##`
-    let code = |g: &MyCity, mv: Move| g.check(0, &mv).unwrap_err().code;
+    let code = |g: &MyCity, mv: Move| g.check(0, &mv).unwrap_err().code();
     assert_eq!(code(&g, place(4, 0, 0)), "not_along_river");
     assert_eq!(code(&g, place(6, 0, 0)), "across_river");
     assert_eq!(code(&g, place(0, 0, 0)), "not_buildable");
@@ -389,7 +392,7 @@ fn ruling_r2_later_buildings_share_a_side() {
     g.apply(0, &place(5, 0, 0)).expect("first building");
     assert_eq!(g.player(0).unwrap().placed.len(), 1);
     g.set_card(CHURCH_CARD);
-    let code = |g: &MyCity, mv: Move| g.check(0, &mv).unwrap_err().code;
+    let code = |g: &MyCity, mv: Move| g.check(0, &mv).unwrap_err().code();
     assert_eq!(code(&g, place(2, 5, 0)), "not_adjacent");
     assert_eq!(code(&g, place(4, 1, 0)), "not_adjacent", "corner only");
     assert_eq!(code(&g, place(6, 0, 0)), "occupied");
@@ -400,7 +403,7 @@ fn ruling_r2_later_buildings_share_a_side() {
     // And need not be along the river any more.
     g.set_card(card(1)); // `###`
     assert!(g.check(0, &place(2, 1, 0)).is_err());
-    assert!(g.check(0, &place(2, 1, 0)).unwrap_err().code == "not_adjacent");
+    assert!(g.check(0, &place(2, 1, 0)).unwrap_err().code() == "not_adjacent");
     assert!(g.check(0, &place(4, 1, 0)).is_ok());
 }
 
@@ -410,7 +413,7 @@ fn ruling_r3_churches_cannot_be_passed() {
     g.set_card(CHURCH_CARD);
     let before = g.clone();
     let err = g.apply(0, &Move::Pass {}).unwrap_err();
-    assert_eq!(err.code, "church_cannot_pass");
+    assert_eq!(err.code(), "church_cannot_pass");
     assert_eq!(g, before);
     assert!(!g.legal_moves(0).contains(&Move::Pass {}));
     assert!(g.legal_moves(0).contains(&Move::EndParticipation {}));
@@ -524,7 +527,7 @@ fn ruling_r6_game_ends_when_everyone_ended() {
     ));
     assert!(g.outcome().is_some());
     assert!(g.awaiting().seats.is_empty());
-    assert_eq!(g.apply(1, &Move::Pass {}).unwrap_err().code, "game_over");
+    assert_eq!(g.apply(1, &Move::Pass {}).unwrap_err().code(), "game_over");
     assert!(g.view(Viewer::Spectator).game_over);
     assert!(g.view(Viewer::Spectator).card.is_none());
 }
@@ -596,7 +599,7 @@ fn ruling_s1_start_at_ten_pass_costs_one_at_once() {
     g.set_card(card(1));
     let before = g.clone();
     assert_eq!(
-        g.apply(0, &Move::Pass {}).unwrap_err().code,
+        g.apply(0, &Move::Pass {}).unwrap_err().code(),
         "no_points_to_pass"
     );
     assert_eq!(g, before);

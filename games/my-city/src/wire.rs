@@ -289,3 +289,51 @@ pub enum Event {
         winners: Vec<u8>,
     },
 }
+
+/// Why My City refuses a decision (beside the engine's shared refusals). The
+/// browser says the sentence; each variant's comment gives its meaning.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[ts(rename = "MyCityRule")]
+#[serde(tag = "code", content = "args", rename_all = "snake_case")]
+pub enum Rule {
+    /// Rotation is 0, 1, 2 or 3 quarter turns.
+    BadRotation,
+    /// The building does not fit on the board there.
+    OffBoard,
+    /// Buildings cannot stand in the mountains or the forest.
+    NotBuildable,
+    /// That space already holds one of the player's buildings.
+    Occupied,
+    /// A building stands entirely on one bank of the river.
+    AcrossRiver,
+    /// The first building has a side along the river.
+    NotAlongRiver,
+    /// A building shares a side with one of the player's buildings.
+    NotAdjacent,
+    /// The player ended his participation and makes no more decisions.
+    ParticipationEnded,
+    /// The player already decided this round.
+    AlreadyDecided,
+    /// A church cannot be passed: place it or end the participation.
+    ChurchCannotPass,
+    /// At 0 points a player cannot pass.
+    NoPointsToPass,
+}
+
+impl engine::Rule for Rule {
+    fn code(&self) -> &'static str {
+        match self {
+            Rule::BadRotation => "bad_rotation",
+            Rule::OffBoard => "off_board",
+            Rule::NotBuildable => "not_buildable",
+            Rule::Occupied => "occupied",
+            Rule::AcrossRiver => "across_river",
+            Rule::NotAlongRiver => "not_along_river",
+            Rule::NotAdjacent => "not_adjacent",
+            Rule::ParticipationEnded => "participation_ended",
+            Rule::AlreadyDecided => "already_decided",
+            Rule::ChurchCannotPass => "church_cannot_pass",
+            Rule::NoPointsToPass => "no_points_to_pass",
+        }
+    }
+}

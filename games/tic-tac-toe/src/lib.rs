@@ -30,6 +30,26 @@ pub struct Event {
     pub cell: u8,
 }
 
+/// Why tic-tac-toe refuses a move (beside the engine's shared refusals).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[ts(rename = "TicTacToeRule")]
+#[serde(tag = "code", content = "args", rename_all = "snake_case")]
+pub enum Rule {
+    /// Cells are numbered 0 to 8.
+    NoSuchCell,
+    /// That cell is already marked.
+    CellTaken,
+}
+
+impl engine::Rule for Rule {
+    fn code(&self) -> &'static str {
+        match self {
+            Rule::NoSuchCell => "no_such_cell",
+            Rule::CellTaken => "cell_taken",
+        }
+    }
+}
+
 /// Everything is public in tic-tac-toe: every viewer sees the same.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[ts(rename = "TicTacToeView")]
@@ -86,16 +106,18 @@ impl Game for TicTacToe {
     type Move = Move;
     type View = View;
     type Event = Event;
+    type Rule = Rule;
 
     fn new(setup: &Setup<Options>) -> Result<Self, SetupError> {
         if !Self::SEATS.contains(&setup.seats) {
-            return Err(SetupError(
-                "tic-tac-toe is played by exactly 2 players".into(),
-            ));
+            return Err(SetupError::Seats {
+                min: *Self::SEATS.start(),
+                max: *Self::SEATS.end(),
+            });
         }
         let to_move = match setup.first_seat {
             Some(seat) if seat < 2 => seat,
-            Some(_) => return Err(SetupError("the first seat must be 0 or 1".into())),
+            Some(_) => return Err(SetupError::FirstSeat),
             None => (GameRng::new(setup.seed).next_u64() % 2) as Seat,
         };
         Ok(TicTacToe {
@@ -124,7 +146,7 @@ impl Game for TicTacToe {
         self.free_cells().map(|cell| Move { cell }).collect()
     }
 
-    fn apply(&mut self, seat: Seat, mv: &Move) -> Result<Vec<Event>, Illegal> {
+    fn apply(&mut self, seat: Seat, mv: &Move) -> Result<Vec<Event>, Illegal<Rule>> {
         if self.is_over() {
             return Err(Illegal::game_over());
         }
@@ -132,10 +154,10 @@ impl Game for TicTacToe {
             return Err(Illegal::not_your_turn());
         }
         let Some(slot) = self.cells.get_mut(usize::from(mv.cell)) else {
-            return Err(Illegal::new("no_such_cell", "Cells are numbered 0 to 8."));
+            return Err(Rule::NoSuchCell.into());
         };
         if slot.is_some() {
-            return Err(Illegal::new("cell_taken", "That cell is already marked."));
+            return Err(Rule::CellTaken.into());
         }
         *slot = Some(seat);
         self.to_move = 1 - seat;
@@ -237,15 +259,15 @@ mod tests {
         g.apply(0, &Move { cell: 4 }).expect("legal");
         let before = g.clone();
         assert_eq!(
-            g.apply(0, &Move { cell: 0 }).map_err(|e| e.code),
+            g.apply(0, &Move { cell: 0 }).map_err(|e| e.code()),
             Err("not_your_turn")
         );
         assert_eq!(
-            g.apply(1, &Move { cell: 4 }).map_err(|e| e.code),
+            g.apply(1, &Move { cell: 4 }).map_err(|e| e.code()),
             Err("cell_taken")
         );
         assert_eq!(
-            g.apply(1, &Move { cell: 9 }).map_err(|e| e.code),
+            g.apply(1, &Move { cell: 9 }).map_err(|e| e.code()),
             Err("no_such_cell")
         );
         assert_eq!(g, before);

@@ -2,10 +2,10 @@
 //! every client message, and chat.
 
 use axum::extract::ws::Utf8Bytes;
-use protocol::{ChatLine, ClientMsg, ErrorCode, ServerMsg};
+use protocol::{ChatLine, ClientMsg, ErrorArgs, ErrorCode, ServerMsg};
 
 use super::names::{clean_chat, clean_name, unique_name};
-use super::{Bucket, Conn, Outbox, Refusal, Room, encode, error_msg, now_ms, refuse};
+use super::{Bucket, Conn, Outbox, Refusal, Room, encode, now_ms, refuse};
 use crate::codes;
 
 /// Chat lines kept for people who join later.
@@ -24,8 +24,8 @@ impl Room {
         spectator_link: bool,
         out: Outbox,
     ) -> bool {
-        let reply_err = |code, message: &str| {
-            out.push(error_msg(code, message, None, None));
+        let reply_err = |refusal: Refusal| {
+            out.push(refusal.msg(None));
             false
         };
         let mut player = None;
@@ -39,19 +39,13 @@ impl Room {
                 }
                 None if hash == self.doc.host => player = Some(hash),
                 None => {
-                    return reply_err(
-                        ErrorCode::BadToken,
-                        "That seat token does not belong to this table.",
-                    );
+                    return reply_err(ErrorCode::BadToken.into());
                 }
             }
         }
         if player.is_none() {
             if spectator_link && !self.doc.settings.spectators_allowed {
-                return reply_err(
-                    ErrorCode::NoSpectators,
-                    "This table does not allow spectators.",
-                );
+                return reply_err(ErrorCode::NoSpectators.into());
             }
             // A newcomer's name: cleaned, and told apart from everyone's at the
             // table (players with a token, and whoever is connected). Every name
@@ -65,7 +59,7 @@ impl Room {
                         .map(|p| p.name.as_str())
                         .chain(self.conns.values().map(|c| c.name.as_str())),
                 ),
-                Err((code, message)) => return reply_err(code, &message),
+                Err(refusal) => return reply_err(refusal),
             };
         }
         self.conns.insert(
@@ -103,14 +97,14 @@ impl Room {
             return Ok(());
         }
         match msg {
-            ClientMsg::Hello { .. } => refuse(ErrorCode::HelloFirst, "You already said hello."),
+            ClientMsg::Hello { .. } => refuse(ErrorCode::HelloFirst),
             ClientMsg::Move { id, version, mv } => self.on_move(conn, id, version, mv).await,
             ClientMsg::LegalMoves => {
                 let seat = self.require_seat(conn)?;
                 let live = self
                     .live
                     .as_ref()
-                    .ok_or((ErrorCode::WrongStatus, "No game is running.".to_owned()))?;
+                    .ok_or(Refusal::new(ErrorCode::WrongStatus))?;
                 let msg = encode(&ServerMsg::LegalMoves {
                     version: live.version,
                     moves: live.state.legal_moves(seat),
@@ -149,22 +143,25 @@ impl Room {
         let text = clean_chat(&text);
         let chars = text.chars().count();
         if chars == 0 || chars > protocol::MAX_CHAT_CHARS {
-            return refuse(
+            return Err(Refusal::with(
                 ErrorCode::BadChat,
-                &format!(
-                    "A chat message has 1 to {} characters.",
-                    protocol::MAX_CHAT_CHARS
-                ),
-            );
+                ErrorArgs {
+                    max_chars: Some(protocol::MAX_CHAT_CHARS as u32),
+                    ..ErrorArgs::default()
+                },
+            ));
         }
         let Some(c) = self.conns.get_mut(&conn) else {
             return Ok(());
         };
         if !c.chat.take() {
-            return refuse(
+            return Err(Refusal::with(
                 ErrorCode::RateLimited,
-                "You are chatting too fast. Wait a moment.",
-            );
+                ErrorArgs {
+                    retry_after_ms: Some(c.chat.retry_after_ms().max(1)),
+                    ..ErrorArgs::default()
+                },
+            ));
         }
         let name = c.name.clone();
         let player = c.player.clone();

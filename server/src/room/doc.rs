@@ -3,7 +3,7 @@
 //! document and row of a new table.
 
 use engine::{BotLevel, Seat};
-use protocol::{ErrorCode, TableSettings, TableStatus};
+use protocol::{ErrorArgs, ErrorCode, ErrorReason, TableSettings, TableStatus};
 use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
@@ -17,7 +17,7 @@ use crate::games::GameKind;
 /// Shortest turn timer a host may set.
 pub const MIN_TURN_SECONDS: u32 = 5;
 /// Longest turn timer a host may set: a day.
-const MAX_TURN_SECONDS: u32 = 86_400;
+pub const MAX_TURN_SECONDS: u32 = 86_400;
 
 /// The server-owned JSON document of a table (`table.doc`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -144,7 +144,7 @@ impl TableDoc {
         if i < self.seats.len() {
             Ok(i)
         } else {
-            refuse(ErrorCode::NoSuchSeat, "There is no seat with that number.")
+            refuse(ErrorCode::NoSuchSeat)
         }
     }
 
@@ -177,14 +177,18 @@ pub fn check_settings(
     if let Some(s) = settings.turn_seconds
         && !(MIN_TURN_SECONDS..=MAX_TURN_SECONDS).contains(&s)
     {
-        return refuse(
+        return Err(Refusal::with(
             ErrorCode::BadSettings,
-            &format!("A turn timer lasts {MIN_TURN_SECONDS} seconds to one day."),
-        );
+            ErrorArgs {
+                min: Some(u64::from(MIN_TURN_SECONDS)),
+                max: Some(u64::from(MAX_TURN_SECONDS)),
+                ..ErrorArgs::reason(ErrorReason::TurnSeconds)
+            },
+        ));
     }
     let options = kind
         .check(settings.seats, &settings.options)
-        .map_err(|message| (ErrorCode::BadSettings, message))?;
+        .map_err(|args| Refusal::with(ErrorCode::BadSettings, args))?;
     Ok(TableSettings {
         options,
         ..settings.clone()

@@ -7,7 +7,7 @@ use std::collections::{HashMap, HashSet};
 use axum::extract::ws::Utf8Bytes;
 use engine::{Outcome, Seat, Viewer};
 use protocol::{
-    AwaitingInfo, ErrorCode, GameSnapshot, Occupant, SeatInfo, ServerMsg, TableInfo, TableStatus,
+    AwaitingInfo, GameSnapshot, Occupant, SeatInfo, ServerMsg, TableInfo, TableStatus,
     api::PublicTable,
 };
 use serde::Serialize;
@@ -42,20 +42,6 @@ pub(super) fn update_frame_parts(
     }
     tail.push('}');
     (head, tail)
-}
-
-pub fn error_msg(
-    code: ErrorCode,
-    message: &str,
-    id: Option<u64>,
-    rule: Option<String>,
-) -> Utf8Bytes {
-    encode(&ServerMsg::Error {
-        code,
-        message: message.to_owned(),
-        id,
-        rule,
-    })
 }
 
 impl Room {

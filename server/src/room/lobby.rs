@@ -4,7 +4,7 @@
 //! everyone.
 
 use engine::{BotLevel, Seat};
-use protocol::{ErrorCode, TableSettings, TableStatus};
+use protocol::{ErrorCode, ErrorReason, TableSettings, TableStatus};
 
 use super::{PlayerDoc, Refusal, Room, SeatDoc, TableDoc, check_settings, refuse};
 use crate::codes;
@@ -24,10 +24,10 @@ impl TableDoc {
     pub fn configure(&self, settings: TableSettings) -> Result<TableDoc, Refusal> {
         let n = usize::from(settings.seats);
         if self.seats.iter().skip(n).any(|s| *s != SeatDoc::Empty) {
-            return refuse(
+            return Err(Refusal::reason(
                 ErrorCode::BadSettings,
-                "Free the seats you want to remove first.",
-            );
+                ErrorReason::SeatsOccupied,
+            ));
         }
         let mut doc = self.clone();
         doc.seats.resize(n, SeatDoc::Empty);
@@ -41,7 +41,7 @@ impl TableDoc {
         let mut doc = self.clone();
         let was = std::mem::replace(&mut doc.seats[i], SeatDoc::Empty);
         if was == SeatDoc::Empty {
-            return refuse(ErrorCode::NoSuchSeat, "That seat is already empty.");
+            return refuse(ErrorCode::NoSuchSeat);
         }
         Ok((doc, was))
     }
@@ -61,10 +61,10 @@ impl TableDoc {
                 .seats
                 .iter()
                 .position(|s| *s == SeatDoc::Empty)
-                .ok_or((ErrorCode::SeatTaken, "The table is full.".to_owned()))?,
+                .ok_or(Refusal::new(ErrorCode::SeatTaken))?,
         };
         if self.seats[i] != SeatDoc::Empty {
-            return refuse(ErrorCode::SeatTaken, "That seat is taken.");
+            return refuse(ErrorCode::SeatTaken);
         }
         let mut doc = self.clone();
         if !doc.players.iter().any(|p| p.token_hash == hash) {
@@ -96,7 +96,7 @@ impl TableDoc {
         let i = self.seat_index(seat)?;
         let replaced = match (status, &self.seats[i]) {
             (TableStatus::Lobby, SeatDoc::Empty) => None,
-            (TableStatus::Lobby, _) => return refuse(ErrorCode::SeatTaken, "That seat is taken."),
+            (TableStatus::Lobby, _) => return refuse(ErrorCode::SeatTaken),
             (
                 TableStatus::Playing,
                 SeatDoc::Human {
@@ -105,13 +105,10 @@ impl TableDoc {
                 },
             ) => Some(token_hash.clone()),
             (TableStatus::Playing, _) => {
-                return refuse(
-                    ErrorCode::SeatTaken,
-                    "During a game only an away player's seat can go to a bot.",
-                );
+                return refuse(ErrorCode::SeatTaken);
             }
             (TableStatus::Finished, _) => {
-                return refuse(ErrorCode::WrongStatus, "The game is over.");
+                return refuse(ErrorCode::WrongStatus);
             }
         };
         let mut doc = self.clone();
@@ -122,10 +119,10 @@ impl TableDoc {
     /// The document a new game starts with: every seat taken, nobody away.
     pub fn for_a_game(&self) -> Result<TableDoc, Refusal> {
         if self.seats.contains(&SeatDoc::Empty) {
-            return refuse(
+            return Err(Refusal::reason(
                 ErrorCode::BadSettings,
-                "Every seat needs a player or a bot.",
-            );
+                ErrorReason::EmptySeats,
+            ));
         }
         let mut doc = self.clone();
         for s in doc.seats.iter_mut() {
@@ -221,7 +218,7 @@ impl Room {
             return Ok(());
         };
         if c.spectator_link && c.player.is_none() {
-            return refuse(ErrorCode::Spectator, "Spectators cannot take a seat.");
+            return refuse(ErrorCode::Spectator);
         }
         let (hash, new_token) = match &c.player {
             Some(h) => (h.clone(), None),
@@ -290,10 +287,7 @@ impl Room {
         let row = doc.row(self.id, self.kind.id(), codes, status);
         if let Err(e) = self.ctx.db.upsert_table(&row).await {
             tracing::warn!(table = %self.id, error = %e, "saving the table failed");
-            return refuse(
-                ErrorCode::TryAgain,
-                "The server could not save that. Try again.",
-            );
+            return refuse(ErrorCode::TryAgain);
         }
         self.doc = doc;
         self.status = status;
@@ -358,7 +352,7 @@ mod tests {
     #[test]
     fn a_taken_seat_a_full_table_and_a_missing_seat_are_refused() {
         let doc = lobby(2).take_seat(None, "g", "Guest").expect("seat 1");
-        let code = |r: Result<TableDoc, Refusal>| r.map(|_| ()).expect_err("refused").0;
+        let code = |r: Result<TableDoc, Refusal>| r.map(|_| ()).expect_err("refused").code;
         assert_eq!(code(doc.take_seat(Some(0), "x", "X")), ErrorCode::SeatTaken);
         assert_eq!(code(doc.take_seat(None, "x", "X")), ErrorCode::SeatTaken);
         assert_eq!(
@@ -371,7 +365,7 @@ mod tests {
     fn configure_keeps_taken_seats() {
         let doc = lobby(4).take_seat(Some(3), "g", "Guest").expect("seat 3");
         let refused = doc.configure(settings(2)).map(|_| ()).expect_err("refused");
-        assert_eq!(refused.0, ErrorCode::BadSettings);
+        assert_eq!(refused.code, ErrorCode::BadSettings);
         let doc = doc
             .leave_seat(3)
             .configure(settings(2))
@@ -392,7 +386,7 @@ mod tests {
         assert_eq!(was, human("g", false));
         assert_eq!(doc.seats[1], SeatDoc::Empty);
         assert_eq!(
-            doc.kick(1).map(|_| ()).expect_err("refused").0,
+            doc.kick(1).map(|_| ()).expect_err("refused").code,
             ErrorCode::NoSuchSeat
         );
     }
@@ -410,8 +404,9 @@ mod tests {
                 level: BotLevel::Greedy
             }
         );
-        let code =
-            |r: Result<(TableDoc, Option<String>), Refusal>| r.map(|_| ()).expect_err("refused").0;
+        let code = |r: Result<(TableDoc, Option<String>), Refusal>| {
+            r.map(|_| ()).expect_err("refused").code
+        };
         assert_eq!(
             code(doc.add_bot(TableStatus::Lobby, 1, BotLevel::Random)),
             ErrorCode::SeatTaken
@@ -441,7 +436,7 @@ mod tests {
     fn a_game_needs_every_seat_and_starts_with_nobody_away() {
         let doc = lobby(2);
         assert_eq!(
-            doc.for_a_game().map(|_| ()).expect_err("refused").0,
+            doc.for_a_game().map(|_| ()).expect_err("refused").code,
             ErrorCode::BadSettings
         );
         let doc = doc

@@ -46,11 +46,12 @@ use crate::clock::now_ms;
 use crate::db::{Db, GameRow, MoveRow, TableRow};
 use crate::games::GameKind;
 use crate::metrics::Metrics;
+use crate::refusal::Refusal;
 
 pub use doc::{
     MIN_TURN_SECONDS, NewTable, PlayerDoc, SeatDoc, TableDoc, check_settings, new_table,
 };
-pub use frames::{encode, error_msg};
+pub use frames::encode;
 pub use live::bot_seed;
 use live::{Live, live_from};
 pub use names::{clean_name, unique_name};
@@ -114,11 +115,8 @@ pub enum RoomMsg {
     },
 }
 
-/// A refusal: code and sentence for the client.
-type Refusal = (ErrorCode, String);
-
-fn refuse<T>(code: ErrorCode, message: &str) -> Result<T, Refusal> {
-    Err((code, message.to_owned()))
+fn refuse<T>(code: ErrorCode) -> Result<T, Refusal> {
+    Err(Refusal::new(code))
 }
 
 struct Conn {
@@ -298,12 +296,7 @@ impl Room {
         while let Ok(msg) = inbox.try_recv() {
             match msg {
                 RoomMsg::Join { out, reply, .. } => {
-                    out.push(error_msg(
-                        ErrorCode::TryAgain,
-                        "The table was being put away. Reconnect.",
-                        None,
-                        None,
-                    ));
+                    out.push(Refusal::new(ErrorCode::TryAgain).msg(None));
                     out.close.notify_one();
                     let _ = reply.send(false);
                 }
@@ -361,25 +354,11 @@ impl Room {
                                 .observe(received.elapsed().as_secs_f64());
                         }
                     }
-                    Err((code, message)) => {
-                        let rule = None;
-                        self.send_err(conn, code, &message, move_id, rule);
-                    }
+                    Err(refusal) => self.send(conn, refusal.msg(move_id)),
                 }
             }
             RoomMsg::Shutdown { .. } => {}
         }
-    }
-
-    fn send_err(
-        &mut self,
-        conn: u64,
-        code: ErrorCode,
-        message: &str,
-        id: Option<u64>,
-        rule: Option<String>,
-    ) {
-        self.send(conn, error_msg(code, message, id, rule));
     }
 
     fn send(&mut self, conn: u64, msg: Utf8Bytes) {
@@ -432,17 +411,16 @@ impl Room {
     }
 
     fn require_seat(&self, conn: u64) -> Result<Seat, Refusal> {
-        self.doc.seat_of(self.conn_player(conn).as_deref()).ok_or((
-            ErrorCode::NotSeated,
-            "You do not hold a seat at this table.".to_owned(),
-        ))
+        self.doc
+            .seat_of(self.conn_player(conn).as_deref())
+            .ok_or(Refusal::new(ErrorCode::NotSeated))
     }
 
     fn require_host(&self, conn: u64) -> Result<(), Refusal> {
         if self.conn_player(conn).as_deref() == Some(self.doc.host.as_str()) {
             Ok(())
         } else {
-            refuse(ErrorCode::NotHost, "Only the host may do that.")
+            refuse(ErrorCode::NotHost)
         }
     }
 
@@ -450,7 +428,7 @@ impl Room {
         if self.status == TableStatus::Finished {
             Ok(())
         } else {
-            refuse(ErrorCode::WrongStatus, "The game is not over yet.")
+            refuse(ErrorCode::WrongStatus)
         }
     }
 
@@ -458,10 +436,7 @@ impl Room {
         if self.status == TableStatus::Lobby {
             Ok(())
         } else {
-            refuse(
-                ErrorCode::WrongStatus,
-                "That is only possible before the game starts.",
-            )
+            refuse(ErrorCode::WrongStatus)
         }
     }
 }

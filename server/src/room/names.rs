@@ -3,9 +3,9 @@
 
 use std::collections::HashSet;
 
-use protocol::ErrorCode;
+use protocol::{ErrorArgs, ErrorCode};
 
-use super::{Refusal, refuse};
+use super::Refusal;
 
 /// Bidi controls and zero-width (or otherwise invisible) characters: they show
 /// nothing themselves but can reorder or hide the text around them.
@@ -33,21 +33,25 @@ pub(super) fn is_invisible(c: char) -> bool {
 /// because duplicates are found after cleaning ([`unique_name`]).
 pub fn clean_name(name: &str) -> Result<String, Refusal> {
     if name.chars().any(char::is_control) {
-        return refuse(
-            ErrorCode::BadName,
-            "A name cannot contain control characters.",
-        );
+        return Err(bad_name());
     }
     let visible: String = name.chars().filter(|&c| !is_invisible(c)).collect();
     let name = visible.trim();
     let n = name.chars().count();
     if n == 0 || n > protocol::MAX_NAME_CHARS {
-        return refuse(
-            ErrorCode::BadName,
-            &format!("A name has 1 to {} characters.", protocol::MAX_NAME_CHARS),
-        );
+        return Err(bad_name());
     }
     Ok(name.to_owned())
+}
+
+fn bad_name() -> Refusal {
+    Refusal::with(
+        ErrorCode::BadName,
+        ErrorArgs {
+            max_chars: Some(protocol::MAX_NAME_CHARS as u32),
+            ..ErrorArgs::default()
+        },
+    )
 }
 
 /// How names are compared at a table: case-insensitively, ends trimmed.

@@ -3,7 +3,7 @@
 //! a game.
 
 use engine::{Outcome, Seat};
-use protocol::{ErrorCode, ServerMsg, TableStatus};
+use protocol::{ErrorArgs, ErrorCode, ServerMsg, TableStatus};
 use serde_json::Value;
 use tokio::time::Instant;
 use uuid::Uuid;
@@ -11,7 +11,7 @@ use uuid::Uuid;
 use super::live::{Live, live_from};
 use super::{Refusal, Room, check_settings, encode, now_ms, refuse};
 use crate::db::{GameRow, MoveRow};
-use crate::games::{Applied, MoveError, SetupDoc};
+use crate::games::{Applied, SetupDoc};
 
 impl Room {
     pub(super) async fn start_game(&mut self) -> Result<(), Refusal> {
@@ -24,10 +24,10 @@ impl Room {
             first_seat: None,
             names: self.doc.seat_names(),
         };
-        let state = self
-            .kind
-            .start(&setup)
-            .map_err(|message| (ErrorCode::BadSettings, message))?;
+        let state = self.kind.start(&setup).map_err(|e| {
+            tracing::warn!(table = %self.id, error = %e, "the game refused its setup");
+            Refusal::new(ErrorCode::BadSettings)
+        })?;
         let row = GameRow {
             id: Uuid::new_v4(),
             table_id: self.id,
@@ -38,10 +38,7 @@ impl Room {
         };
         if let Err(e) = self.ctx.db.insert_game(&row).await {
             tracing::warn!(table = %self.id, error = %e, "starting a game failed");
-            return refuse(
-                ErrorCode::TryAgain,
-                "The server could not start the game. Try again.",
-            );
+            return refuse(ErrorCode::TryAgain);
         }
         if self.save(doc, TableStatus::Playing).await.is_err() {
             // The game row is written; a game without an outcome counts as running
@@ -73,7 +70,7 @@ impl Room {
         mv: Value,
     ) -> Result<(), Refusal> {
         if self.live.is_none() || self.status != TableStatus::Playing {
-            return refuse(ErrorCode::WrongStatus, "No game is running.");
+            return refuse(ErrorCode::WrongStatus);
         }
         let seat = self.require_seat(conn)?;
         self.ensure_fresh().await?;
@@ -83,31 +80,18 @@ impl Room {
         // A stale move is stale whatever else is true of it: the client must look at
         // the game again (resync) before deciding.
         if live.is_stale(seat, version) {
-            return refuse(
+            return Err(Refusal::with(
                 ErrorCode::StaleVersion,
-                &format!(
-                    "That move was made on version {version} but the game is at version {}. Nothing was applied.",
-                    live.version
-                ),
-            );
+                ErrorArgs {
+                    version: Some(live.version),
+                    ..ErrorArgs::default()
+                },
+            ));
         }
         if !live.state.awaiting().includes(seat) {
-            return refuse(ErrorCode::NotYourTurn, "It is not your turn to decide.");
+            return refuse(ErrorCode::NotYourTurn);
         }
-        let applied = match live.state.try_move(seat, &mv) {
-            Ok(a) => a,
-            Err(MoveError::BadMove(message)) => return refuse(ErrorCode::BadMove, &message),
-            Err(MoveError::Illegal(illegal)) => {
-                self.send_err(
-                    conn,
-                    ErrorCode::IllegalMove,
-                    &illegal.message,
-                    Some(id),
-                    Some(illegal.code.to_owned()),
-                );
-                return Ok(());
-            }
-        };
+        let applied = live.state.try_move(seat, &mv)?;
         self.commit(applied, Some(seat)).await?;
         let version = self.live.as_ref().map_or(0, |l| l.version);
         self.send(conn, encode(&ServerMsg::MoveOk { id, version }));
@@ -124,25 +108,16 @@ impl Room {
         let (game, moves) = match loaded {
             Ok(Some(x)) => x,
             Ok(None) => {
-                return refuse(
-                    ErrorCode::TryAgain,
-                    "The game could not be loaded. Try again.",
-                );
+                return refuse(ErrorCode::TryAgain);
             }
             Err(e) => {
                 tracing::warn!(table = %self.id, error = %e, "reloading the game failed");
-                return refuse(
-                    ErrorCode::TryAgain,
-                    "The server could not reach its store. Try again.",
-                );
+                return refuse(ErrorCode::TryAgain);
             }
         };
         let (live, _) = live_from(self.kind.as_ref(), &game, &moves).map_err(|e| {
             tracing::error!(table = %self.id, error = %e, "the move log does not replay");
-            (
-                ErrorCode::TryAgain,
-                "The game could not be loaded. Try again.".to_owned(),
-            )
+            Refusal::new(ErrorCode::TryAgain)
         })?;
         let changed = self.live.as_ref().map(|l| l.version) != Some(live.version);
         self.live = Some(live);
@@ -178,10 +153,7 @@ impl Room {
         if let Err(e) = self.ctx.db.append(row).await {
             tracing::warn!(table = %self.id, error = %e, "committing a move failed");
             live.dirty = true;
-            return refuse(
-                ErrorCode::TryAgain,
-                "The server could not save that move; nothing was applied. Try again.",
-            );
+            return refuse(ErrorCode::TryAgain);
         }
         self.ctx
             .metrics

@@ -36,7 +36,7 @@ registerGame({
     /** @type {BigCityEvent} */
     const ev = event;
     const k = ev.kind;
-    if (!k) return ev.text ?? null;
+    if (!k) return null;
     switch (k.type) {
       case 'turn_started':
         return null;
@@ -76,7 +76,7 @@ registerGame({
       case 'game_over':
         return t(`ev.game_over.${k.reason}`);
       default:
-        return ev.text ?? null;
+        return null;
     }
   },
   describeMove(move, seat, seats) {
