@@ -15,6 +15,7 @@
 
 pub mod codes;
 pub mod db;
+pub mod fanout;
 pub mod games;
 mod http;
 mod listen;

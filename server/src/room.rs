@@ -26,8 +26,8 @@ use uuid::Uuid;
 
 use crate::codes;
 use crate::db::{GameRow, MoveRow, TableRow};
+use crate::fanout::{Frames, ViewCache};
 use crate::games::{Applied, ErasedGame, GameKind, MoveError, SetupDoc};
-use crate::views::{self, ViewJson};
 use crate::{Shared, now_ms};
 
 /// Chat lines kept for people who join later.
@@ -87,27 +87,6 @@ impl Outbox {
 pub fn encode(msg: &ServerMsg) -> Utf8Bytes {
     // Our own message types always serialize.
     Utf8Bytes::from(serde_json::to_string(msg).unwrap_or_default())
-}
-
-/// `ServerMsg::Update` as text around its patch: `head + patch + tail` is the
-/// message, so the shared parts are serialized once per move, not per recipient.
-fn update_frame_parts(
-    version: u64,
-    events_json: &str,
-    awaiting: &AwaitingInfo,
-    outcome: Option<&Outcome>,
-) -> (String, String) {
-    fn json<T: Serialize + ?Sized>(value: &T) -> String {
-        // Our own message types always serialize.
-        serde_json::to_string(value).unwrap_or_default()
-    }
-    let head = format!(r#"{{"type":"update","version":{version},"events":{events_json},"patch":"#);
-    let mut tail = format!(r#","awaiting":{}"#, json(awaiting));
-    if let Some(outcome) = outcome {
-        tail.push_str(&format!(r#","outcome":{}"#, json(outcome)));
-    }
-    tail.push('}');
-    (head, tail)
 }
 
 pub fn error_msg(
@@ -183,8 +162,8 @@ struct Live {
     period_start: u64,
     /// Per seat: the version right after that seat's latest own move.
     moved_at: Vec<u64>,
-    /// The view each connected viewer last got (at `version`).
-    views: HashMap<Viewer, ViewJson>,
+    /// Every viewer's view at `version`.
+    views: ViewCache,
     timer: Option<Timer>,
     bot_due: Option<Instant>,
     bot_rng: GameRng,
@@ -266,13 +245,13 @@ impl Live {
             id: game.id,
             number: game.number,
             bot_rng: GameRng::new(bot_seed(setup.seed)),
+            views: ViewCache::new(state.as_ref(), setup.seats),
             state,
             version,
             // Where the current period began is unknown after a replay: count it
             // from here, so only moves made on the rebuilt state are accepted.
             period_start: version,
             moved_at: vec![0; seats],
-            views: HashMap::new(),
             timer: None,
             bot_due: None,
             timeouts_in_row: vec![0; seats],
@@ -715,12 +694,8 @@ impl Room {
 
     fn snapshot_for(&mut self, conn: u64) -> Option<Utf8Bytes> {
         let viewer = self.viewer_of(self.conns.get(&conn)?);
-        let live = self.live.as_mut()?;
-        let cached = live
-            .views
-            .entry(viewer)
-            .or_insert_with(|| ViewJson::new(live.state.view_json(viewer)));
-        let view = serde_json::from_str(cached.text()).unwrap_or(Value::Null);
+        let live = self.live.as_ref()?;
+        let view = live.state.view(viewer);
         Some(encode(&ServerMsg::Snapshot {
             game: GameSnapshot {
                 number: u32::try_from(live.number).unwrap_or(0),
@@ -1437,8 +1412,8 @@ impl Room {
     }
 
     /// One update per viewer: the public events, a JSON Patch from the viewer's
-    /// previous view, whose decision is awaited. The spectator view is computed and
-    /// encoded once and the same bytes go to every spectator.
+    /// previous view, whose decision is awaited. The public view's patch is found and
+    /// written once for everyone (`fanout.rs`); every spectator gets the same bytes.
     fn fan_out(&mut self, events: &[Value], outcome: Option<Outcome>) {
         let viewers: HashMap<u64, Viewer> = self
             .conns
@@ -1448,35 +1423,21 @@ impl Room {
         let Some(live) = self.live.as_mut() else {
             return;
         };
-        // Everything but the patch is the same for every recipient.
         let events_json = serde_json::to_string(events).unwrap_or_else(|_| "[]".into());
         live.recent.push(live.version, &events_json);
-        let (head, tail) = update_frame_parts(
+        let patches = live.views.advance(live.state.as_ref());
+        let frames = Frames::new(
             live.version,
             &events_json,
             &Self::awaiting_info(live),
             outcome.as_ref(),
+            &patches,
         );
-        let distinct: HashSet<Viewer> = viewers.values().copied().collect();
-        let mut messages: HashMap<Viewer, Utf8Bytes> = HashMap::new();
-        let mut views = HashMap::new();
-        for viewer in distinct {
-            let new = ViewJson::new(live.state.view_json(viewer));
-            let patch = match live.views.get(&viewer) {
-                Some(old) => views::diff(old, &new),
-                None => format!(r#"[{{"op":"replace","path":"","value":{}}}]"#, new.text()),
-            };
-            messages.insert(viewer, Utf8Bytes::from(format!("{head}{patch}{tail}")));
-            views.insert(viewer, new);
-        }
-        live.views = views;
         // Players first, then spectators.
         let mut order: Vec<(u64, Viewer)> = viewers.into_iter().collect();
         order.sort_by_key(|(_, v)| matches!(v, Viewer::Spectator));
         for (id, viewer) in order {
-            if let Some(msg) = messages.get(&viewer) {
-                self.send(id, msg.clone());
-            }
+            self.send(id, frames.for_viewer(viewer).clone());
         }
     }
 
@@ -1794,35 +1755,5 @@ mod tests {
         assert_eq!(last.version, 3 * RECENT_EVENTS as u64 - 1);
         assert_eq!(last.events, vec![serde_json::json!({"n": last.version})]);
         assert!(logged.windows(2).all(|w| w[0].version < w[1].version));
-    }
-
-    #[test]
-    fn update_frame_is_the_update_message() {
-        let events = vec![serde_json::json!({"type": "placed", "text": "A \"quote\""})];
-        let awaiting = AwaitingInfo {
-            seats: vec![1, 2],
-            timer_ms: Some(900),
-        };
-        let outcome = Outcome {
-            scores: vec![3, 4],
-            winners: vec![1],
-        };
-        for outcome in [None, Some(&outcome)] {
-            let events_json = serde_json::to_string(&events).expect("JSON");
-            let (head, tail) = update_frame_parts(7, &events_json, &awaiting, outcome);
-            let patch = r#"[{"op":"replace","path":"/a","value":1}]"#;
-            let frame: ServerMsg =
-                serde_json::from_str(&format!("{head}{patch}{tail}")).expect("decodes");
-            assert_eq!(
-                frame,
-                ServerMsg::Update {
-                    version: 7,
-                    events: events.clone(),
-                    patch: serde_json::from_str(patch).expect("JSON"),
-                    awaiting: awaiting.clone(),
-                    outcome: outcome.cloned(),
-                }
-            );
-        }
     }
 }

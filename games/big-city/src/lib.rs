@@ -46,6 +46,7 @@ impl Game for BigCity {
     type Move = Move;
     type View = View;
     type Event = Event;
+    type Private = Private;
 
     fn new(setup: &Setup<Options>) -> Result<Self, SetupError> {
         BigCity::new(setup)
@@ -69,6 +70,10 @@ impl Game for BigCity {
 
     fn view(&self, viewer: Viewer) -> View {
         BigCity::view(self, viewer)
+    }
+
+    fn private_view(&self, seat: Seat) -> Private {
+        BigCity::private_view(self, seat)
     }
 
     fn outcome(&self) -> Option<Outcome> {
