@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The fan-out of Big City moves alone (server/examples/fanout.rs): seeded bot
+# The fan-out of Big City moves alone (server/src/bin/fanout-bench.rs): seeded bot
 # games of 4 seats, each move's update frames for 4 players + 2 spectators.
 # Prints bytes on the wire per move and µs per move; with CALLGRIND=1 also the
 # instructions spent building frames, per move (valgrind's callgrind).
@@ -9,8 +9,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$(pwd)/target}"
-cargo build --release -q -p server --example fanout
-BIN="$CARGO_TARGET_DIR/release/examples/fanout"
+cargo build --release -q -p server --bin fanout-bench
+BIN="$CARGO_TARGET_DIR/release/fanout-bench"
 if [ "${CALLGRIND:-0}" = 1 ]; then
   OUT="$(mktemp -d)"
   valgrind --tool=callgrind --callgrind-out-file="$OUT/cg" --toggle-collect='*fan_out_once*' \

@@ -4,12 +4,12 @@
 //! WebSocket headers; the mover's own `move`, `move_ok`, `legal_moves` ask and
 //! answer apart) and the time spent building frames.
 //!
-//!     cargo run --release -p server --example fanout -- [GAMES]
+//!     cargo run --release -p server --bin fanout-bench -- [GAMES]
 //!
 //! For instruction counts of the frame building alone:
 //!
 //!     valgrind --tool=callgrind --toggle-collect='*fan_out_once*' \
-//!         target/release/examples/fanout 20
+//!         target/release/fanout-bench 20
 use axum::extract::ws::Utf8Bytes;
 use engine::{BotLevel, GameRng, Viewer};
 use protocol::{AwaitingInfo, ServerMsg};
