@@ -72,6 +72,10 @@ impl Awaiting {
     }
 }
 
+/// The [`Game::Private`] of a game whose viewers all see the same: an empty overlay.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct NothingPrivate {}
+
 /// A game's own reasons to refuse a move: a serde-tagged enum whose tag is the stable
 /// code and whose fields are the typed arguments a sentence about it needs
 /// (`{"code": "stack_empty", "args": {"stack": 3}}`: `#[serde(tag = "code", content =
@@ -258,8 +262,21 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
     /// changed or the game is over.
     fn timeout(&mut self) -> Vec<Self::Event>;
 
+    /// One seat's private information: what its view shows beyond the spectators'.
+    /// Serialized, it is an overlay on the public view ([`Viewer::Spectator`]):
+    /// an object of the overlay is laid over the object (or, its keys being
+    /// indices, the array) at the same place of the public view; any other value,
+    /// or an object where the public view holds neither, replaces what is there.
+    /// `view(Viewer::Seat(seat))` is exactly the public view with this overlay.
+    /// The server sends the public view's changes once for every viewer and each
+    /// seat's overlay apart, so a game keeps its private parts small.
+    type Private: Clone + Debug + Serialize + Send + Sync;
+
     /// What `viewer` may see.
     fn view(&self, viewer: Viewer) -> Self::View;
+
+    /// `seat`'s private overlay on the public view (see [`Game::Private`]).
+    fn private_view(&self, seat: Seat) -> Self::Private;
 
     /// `Some` once the game is over.
     fn outcome(&self) -> Option<Outcome>;

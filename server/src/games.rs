@@ -72,6 +72,8 @@ pub trait ErasedGame: Send + Sync {
     fn view(&self, viewer: Viewer) -> Value;
     /// The same view as JSON text (cheaper than a `Value` when it is only sent or compared).
     fn view_json(&self, viewer: Viewer) -> String;
+    /// `seat`'s private overlay on the public view ([`engine::Game::Private`]).
+    fn private_view(&self, seat: Seat) -> Value;
     fn outcome(&self) -> Option<Outcome>;
     fn legal_moves(&self, seat: Seat) -> Vec<Value>;
     /// Decodes and applies `seat`'s move to a copy; `self` is never changed.
@@ -164,6 +166,10 @@ impl<G: Game> ErasedGame for Running<G> {
     fn view_json(&self, viewer: Viewer) -> String {
         // Serializing our own plain data types cannot fail.
         serde_json::to_string(&self.0.view(viewer)).unwrap_or_default()
+    }
+
+    fn private_view(&self, seat: Seat) -> Value {
+        to_value(&self.0.private_view(seat))
     }
 
     fn outcome(&self) -> Option<Outcome> {

@@ -20,6 +20,7 @@ pub mod budget;
 pub mod clock;
 pub mod codes;
 pub mod db;
+pub mod fanout;
 pub mod games;
 mod http;
 mod listen;

@@ -32,6 +32,32 @@ impl ViewJson {
         &self.text
     }
 
+    /// The value of a top-level field.
+    pub fn field(&self, key: &str) -> Option<&str> {
+        let fields = self.fields.as_ref()?;
+        match fields.binary_search_by(|(k, _)| self.slice(k).cmp(key)) {
+            Ok(i) => Some(self.slice(&fields[i].1)),
+            // Keys are kept as written: one with escapes is found by its meaning.
+            Err(_) => fields
+                .iter()
+                .find(|(k, _)| self.slice(k).contains('\\') && unescape(self.slice(k)) == key)
+                .map(|(_, v)| self.slice(v)),
+        }
+    }
+
+    /// The value at a JSON Pointer (see [`value_at`]).
+    pub fn at(&self, pointer: &str) -> Option<&str> {
+        let Some(rest) = pointer.strip_prefix('/') else {
+            return pointer.is_empty().then_some(self.text.as_str());
+        };
+        let (token, rest) = rest.split_at(rest.find('/').unwrap_or(rest.len()));
+        if self.fields.is_none() {
+            return value_at(&self.text, pointer);
+        }
+        let key = token.replace("~1", "/").replace("~0", "~");
+        value_at(self.field(&key)?, rest)
+    }
+
     fn slice(&self, range: &Range<usize>) -> &str {
         &self.text[range.clone()]
     }
@@ -131,102 +157,243 @@ fn unescape(key: &str) -> Cow<'_, str> {
 /// The JSON Patch (RFC 6902) from `old` to `new`, as a JSON array.
 pub fn diff(old: &ViewJson, new: &ViewJson) -> String {
     let mut ops = Ops::default();
-    match (&old.fields, &new.fields) {
-        (Some(old_fields), Some(new_fields)) => {
-            let (mut i, mut j) = (0, 0);
-            while i < old_fields.len() || j < new_fields.len() {
-                let order = match (old_fields.get(i), new_fields.get(j)) {
-                    (Some((a, _)), Some((b, _))) => old.slice(a).cmp(new.slice(b)),
-                    (Some(_), None) => std::cmp::Ordering::Less,
-                    _ => std::cmp::Ordering::Greater,
-                };
-                match order {
-                    std::cmp::Ordering::Less => {
-                        ops.push("remove", &[&unescape(old.slice(&old_fields[i].0))], None);
-                        i += 1;
-                    }
-                    std::cmp::Ordering::Greater => {
-                        let (key, value) = &new_fields[j];
-                        ops.push("add", &[&unescape(new.slice(key))], Some(new.slice(value)));
-                        j += 1;
-                    }
-                    std::cmp::Ordering::Equal => {
-                        let (key, value) = &new_fields[j];
-                        let (old_value, new_value) =
-                            (old.slice(&old_fields[i].1), new.slice(value));
-                        if old_value != new_value {
-                            field_diff(&mut ops, &unescape(new.slice(key)), old_value, new_value);
-                        }
-                        i += 1;
-                        j += 1;
-                    }
-                }
-            }
-        }
-        _ if old.text == new.text => {}
-        _ => ops.push("replace", &[], Some(&new.text)),
-    }
+    diff_into(&mut ops, old, new);
     ops.finish()
 }
 
-/// Ops for one changed top-level field.
-fn field_diff(ops: &mut Ops, key: &str, old: &str, new: &str) {
-    let elements = |text: &str| text.starts_with('[').then(|| members(text)).flatten();
-    let (Some(old_items), Some(new_items)) = (elements(old), elements(new)) else {
-        ops.push("replace", &[key], Some(new));
-        return;
+/// The operations from `old` to `new`, appended to `ops`.
+pub fn diff_into(ops: &mut Ops, old: &ViewJson, new: &ViewJson) {
+    match (&old.fields, &new.fields) {
+        (Some(old_fields), Some(new_fields)) => {
+            let old_fields = old_fields.iter().map(|(k, v)| (old.slice(k), old.slice(v)));
+            let new_fields = new_fields.iter().map(|(k, v)| (new.slice(k), new.slice(v)));
+            merge_fields(ops, &mut String::new(), old_fields, new_fields);
+        }
+        _ if old.text == new.text => {}
+        _ => ops.push("replace", "", Some(&new.text)),
+    }
+}
+
+/// Ops for two objects given as their fields sorted by key (keys as written).
+fn merge_fields<'a>(
+    ops: &mut Ops,
+    pointer: &mut String,
+    old: impl Iterator<Item = (&'a str, &'a str)>,
+    new: impl Iterator<Item = (&'a str, &'a str)>,
+) {
+    let mut old = old.peekable();
+    let mut new = new.peekable();
+    loop {
+        let order = match (old.peek(), new.peek()) {
+            (Some((a, _)), Some((b, _))) => a.cmp(b),
+            (Some(_), None) => std::cmp::Ordering::Less,
+            (None, Some(_)) => std::cmp::Ordering::Greater,
+            (None, None) => break,
+        };
+        let at = pointer.len();
+        match order {
+            std::cmp::Ordering::Less => {
+                if let Some((key, _)) = old.next() {
+                    push_token(pointer, &unescape(key));
+                    ops.push("remove", pointer, None);
+                }
+            }
+            std::cmp::Ordering::Greater => {
+                if let Some((key, value)) = new.next() {
+                    push_token(pointer, &unescape(key));
+                    ops.push("add", pointer, Some(value));
+                }
+            }
+            std::cmp::Ordering::Equal => {
+                if let (Some((_, was)), Some((key, value))) = (old.next(), new.next())
+                    && was != value
+                {
+                    push_token(pointer, &unescape(key));
+                    value_diff(ops, pointer, was, value);
+                }
+            }
+        }
+        pointer.truncate(at);
+    }
+}
+
+/// Ops for one changed value at `pointer`: objects and arrays are descended into,
+/// unless replacing the value whole is shorter.
+fn value_diff(ops: &mut Ops, pointer: &mut String, old: &str, new: &str) {
+    let mark = ops.mark();
+    let descended = match (old.as_bytes().first(), new.as_bytes().first()) {
+        (Some(b'{'), Some(b'{')) => match (object_fields(old), object_fields(new)) {
+            (Some(old_fields), Some(new_fields)) => {
+                merge_fields(
+                    ops,
+                    pointer,
+                    old_fields
+                        .iter()
+                        .map(|(k, v)| (&old[k.clone()], &old[v.clone()])),
+                    new_fields
+                        .iter()
+                        .map(|(k, v)| (&new[k.clone()], &new[v.clone()])),
+                );
+                true
+            }
+            _ => false,
+        },
+        (Some(b'['), Some(b'[')) => match (members(old), members(new)) {
+            (Some(old_items), Some(new_items)) => {
+                array_diff(ops, pointer, old, &old_items, new, &new_items);
+                true
+            }
+            _ => false,
+        },
+        _ => false,
     };
-    let mut index = String::new();
+    if !descended || ops.since(&mark) > Ops::size("replace", pointer, Some(new)) {
+        ops.rewind(mark);
+        ops.push("replace", pointer, Some(new));
+    }
+}
+
+fn array_diff(
+    ops: &mut Ops,
+    pointer: &mut String,
+    old: &str,
+    old_items: &[Range<usize>],
+    new: &str,
+    new_items: &[Range<usize>],
+) {
+    let at = pointer.len();
     for (i, item) in new_items.iter().enumerate() {
-        index.clear();
-        let _ = write!(index, "{i}");
+        let _ = write!(pointer, "/{i}");
         let item = &new[item.clone()];
         match old_items.get(i) {
             Some(was) if &old[was.clone()] == item => {}
-            Some(_) => ops.push("replace", &[key, &index], Some(item)),
-            None => ops.push("add", &[key, &index], Some(item)),
+            Some(was) => value_diff(ops, pointer, &old[was.clone()], item),
+            None => ops.push("add", pointer, Some(item)),
         }
+        pointer.truncate(at);
     }
     for i in (new_items.len()..old_items.len()).rev() {
-        index.clear();
-        let _ = write!(index, "{i}");
-        ops.push("remove", &[key, &index], None);
+        let _ = write!(pointer, "/{i}");
+        ops.push("remove", pointer, None);
+        pointer.truncate(at);
     }
 }
 
-/// A JSON array of patch operations, written as text.
-#[derive(Default)]
-struct Ops {
-    out: String,
+/// Appends `/token` to a JSON Pointer (RFC 6901: `~` and `/` escaped).
+pub fn push_token(pointer: &mut String, token: &str) {
+    pointer.push('/');
+    if token.contains(['~', '/']) {
+        pointer.push_str(&token.replace('~', "~0").replace('/', "~1"));
+    } else {
+        pointer.push_str(token);
+    }
 }
+
+/// The value at a JSON Pointer of a JSON text written by `serde_json` (`None`
+/// where nothing is: a missing key, an index past the end, a path through a
+/// scalar).
+pub fn value_at<'a>(text: &'a str, pointer: &str) -> Option<&'a str> {
+    let Some(rest) = pointer.strip_prefix('/') else {
+        return pointer.is_empty().then_some(text);
+    };
+    let (token, rest) = match rest.find('/') {
+        Some(i) => (&rest[..i], &rest[i..]),
+        None => (rest, ""),
+    };
+    let token = token.replace("~1", "/").replace("~0", "~");
+    let inner = match text.as_bytes().first()? {
+        b'{' => object_fields(text)?
+            .into_iter()
+            .find(|(k, _)| unescape(&text[k.clone()]) == token.as_str())
+            .map(|(_, v)| &text[v])?,
+        b'[' => {
+            let index: usize = token.parse().ok()?;
+            members(text)?.get(index).map(|r| &text[r.clone()])?
+        }
+        _ => return None,
+    };
+    value_at(inner, rest)
+}
+
+/// JSON Patch operations written as text, with their paths.
+#[derive(Default)]
+pub struct Ops {
+    out: String,
+    paths: Vec<String>,
+}
+
+/// A point to [`Ops::rewind`] to.
+pub struct Mark(usize, usize);
 
 impl Ops {
-    fn push(&mut self, op: &str, path: &[&str], value: Option<&str>) {
-        self.out
-            .push_str(if self.out.is_empty() { "[" } else { "," });
-        let _ = write!(self.out, r#"{{"op":"{op}","path":"#);
-        let mut pointer = String::new();
-        for token in path {
-            pointer.push('/');
-            // RFC 6901: `~` and `/` inside a token are escaped.
-            pointer.push_str(&token.replace('~', "~0").replace('/', "~1"));
+    /// Appends one operation; `pointer` is a JSON Pointer (escaped per RFC 6901).
+    pub fn push(&mut self, op: &str, pointer: &str, value: Option<&str>) {
+        if !self.out.is_empty() {
+            self.out.push(',');
         }
-        // A JSON string of the pointer (keys may hold characters JSON escapes).
-        self.out
-            .push_str(&serde_json::to_string(&pointer).unwrap_or_else(|_| "\"\"".into()));
-        if let Some(value) = value {
-            self.out.push_str(r#","value":"#);
-            self.out.push_str(value);
-        }
-        self.out.push('}');
+        Self::write(&mut self.out, op, pointer, value);
+        self.paths.push(pointer.to_owned());
     }
 
-    fn finish(mut self) -> String {
-        if self.out.is_empty() {
-            self.out.push('[');
+    fn write(out: &mut String, op: &str, pointer: &str, value: Option<&str>) {
+        let _ = write!(out, r#"{{"op":"{op}","path":"#);
+        if pointer.contains(|c: char| c == '"' || c == '\\' || c.is_control()) {
+            // A JSON string of the pointer (keys may hold characters JSON escapes).
+            out.push_str(&serde_json::to_string(pointer).unwrap_or_else(|_| "\"\"".into()));
+        } else {
+            out.push('"');
+            out.push_str(pointer);
+            out.push('"');
         }
-        self.out.push(']');
-        self.out
+        if let Some(value) = value {
+            out.push_str(r#","value":"#);
+            out.push_str(value);
+        }
+        out.push('}');
+    }
+
+    /// Bytes of one operation written alone, with its separating comma.
+    /// (Pointers that need escaping in JSON are counted as written raw: this only
+    /// chooses between two correct patches.)
+    fn size(op: &str, pointer: &str, value: Option<&str>) -> usize {
+        r#"{"op":"","path":""}"#.len()
+            + op.len()
+            + pointer.len()
+            + value.map_or(0, |v| r#","value":"#.len() + v.len())
+            + 1
+    }
+
+    fn mark(&self) -> Mark {
+        Mark(self.out.len(), self.paths.len())
+    }
+
+    /// Bytes written since `mark`.
+    fn since(&self, mark: &Mark) -> usize {
+        self.out.len() - mark.0
+    }
+
+    fn rewind(&mut self, mark: Mark) {
+        self.out.truncate(mark.0);
+        self.paths.truncate(mark.1);
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.paths.is_empty()
+    }
+
+    /// The operations, comma-separated, without the brackets of their array.
+    pub fn text(&self) -> &str {
+        &self.out
+    }
+
+    /// The path of every operation, in order.
+    pub fn paths(&self) -> &[String] {
+        &self.paths
+    }
+
+    /// The operations as a JSON array.
+    pub fn finish(self) -> String {
+        format!("[{}]", self.out)
     }
 }
 
@@ -254,35 +421,89 @@ mod tests {
     }
 
     #[test]
-    fn changed_scalars_and_objects_are_replaced_whole() {
+    fn changed_objects_are_descended_into() {
         let ops = check(
-            json!({"a": 1, "b": {"c": 1, "d": 2}, "e": "x"}),
-            json!({"a": 2, "b": {"c": 1, "d": 3}, "e": "x"}),
+            json!({"a": 1, "b": {"c": 1, "d": 2, "long": "a value nobody resends"}, "e": "x"}),
+            json!({"a": 2, "b": {"c": 1, "d": 3, "long": "a value nobody resends"}, "e": "x"}),
         );
         assert_eq!(
             ops,
             vec![
                 json!({"op": "replace", "path": "/a", "value": 2}),
-                json!({"op": "replace", "path": "/b", "value": {"c": 1, "d": 3}}),
+                json!({"op": "replace", "path": "/b/d", "value": 3}),
+            ]
+        );
+        let same = "a long value that stays the same";
+        let ops = check(
+            json!({"b": {"c": same, "gone": 1}}),
+            json!({"b": {"c": same, "new": 2}}),
+        );
+        assert_eq!(
+            ops,
+            vec![
+                json!({"op": "remove", "path": "/b/gone"}),
+                json!({"op": "add", "path": "/b/new", "value": 2}),
             ]
         );
     }
 
     #[test]
-    fn arrays_are_patched_element_by_element() {
+    fn a_value_is_replaced_whole_when_that_is_shorter() {
         let ops = check(
-            json!({"cells": [{"p": 1}, {"p": 2}, {"p": 3}]}),
-            json!({"cells": [{"p": 1}, {"p": 9}, {"p": 3}, {"p": 4}]}),
+            json!({"b": {"c": 1, "d": 2}}),
+            json!({"b": {"c": 3, "d": 4}}),
+        );
+        assert_eq!(
+            ops,
+            vec![json!({"op": "replace", "path": "/b", "value": {"c": 3, "d": 4}})]
+        );
+        let ops = check(json!({"a": [1, 2, 3]}), json!({"a": [4, 5, 6]}));
+        assert_eq!(
+            ops,
+            vec![json!({"op": "replace", "path": "/a", "value": [4, 5, 6]})]
+        );
+    }
+
+    #[test]
+    fn arrays_are_patched_element_by_element() {
+        let cell = |p: u32| json!({"property": p, "outskirts": false, "building": null});
+        let ops = check(
+            json!({"cells": [cell(1), cell(2), cell(3)]}),
+            json!({"cells": [cell(1), cell(9), cell(3), cell(4)]}),
         );
         assert_eq!(
             ops,
             vec![
-                json!({"op": "replace", "path": "/cells/1", "value": {"p": 9}}),
-                json!({"op": "add", "path": "/cells/3", "value": {"p": 4}}),
+                json!({"op": "replace", "path": "/cells/1/property", "value": 9}),
+                json!({"op": "add", "path": "/cells/3", "value": cell(4)}),
             ]
         );
-        let ops = check(json!({"a": [1, 2, 3, 4]}), json!({"a": [1]}));
-        assert_eq!(ops.len(), 3);
+        let long: Vec<u32> = (100..130).collect();
+        let mut changed = long.clone();
+        changed[29] = 7;
+        let ops = check(json!({"a": [long, 2, 3]}), json!({"a": [changed]}));
+        assert_eq!(
+            ops,
+            vec![
+                json!({"op": "replace", "path": "/a/0/29", "value": 7}),
+                json!({"op": "remove", "path": "/a/2"}),
+                json!({"op": "remove", "path": "/a/1"}),
+            ]
+        );
+    }
+
+    #[test]
+    fn values_are_found_by_pointer() {
+        let text = json!({"a": [1, {"b~/c": [true]}], "d": null}).to_string();
+        let view = ViewJson::new(text.clone());
+        assert_eq!(view.at(""), Some(text.as_str()));
+        assert_eq!(view.at("/a/1/b~0~1c/0"), Some("true"));
+        assert_eq!(view.at("/a/0"), Some("1"));
+        assert_eq!(view.at("/d"), Some("null"));
+        assert_eq!(view.field("d"), Some("null"));
+        for missing in ["/a/2", "/a/x", "/d/0", "/e", "/a/0/0"] {
+            assert_eq!(view.at(missing), None, "{missing}");
+        }
     }
 
     #[test]

@@ -49,6 +49,7 @@ impl Game for BigCity {
     type View = View;
     type Event = Event;
     type Rule = Rule;
+    type Private = Private;
 
     fn new(setup: &Setup<Options>) -> Result<Self, SetupError> {
         BigCity::new(setup)
@@ -72,6 +73,10 @@ impl Game for BigCity {
 
     fn view(&self, viewer: Viewer) -> View {
         BigCity::view(self, viewer)
+    }
+
+    fn private_view(&self, seat: Seat) -> Private {
+        BigCity::private_view(self, seat)
     }
 
     fn outcome(&self) -> Option<Outcome> {

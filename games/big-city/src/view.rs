@@ -7,6 +7,32 @@ use crate::wire::*;
 use engine::Viewer;
 
 impl BigCity {
+    /// The faces `seat` sees and spectators do not: its hand, its own trade offer.
+    pub fn private_view(&self, seat: u8) -> Private {
+        let me = (seat < self.seats).then_some(seat);
+        Private {
+            viewer: me,
+            hands: me
+                .map(|s| {
+                    (
+                        s,
+                        PrivateHand {
+                            cards: self.hand(s).to_vec(),
+                        },
+                    )
+                })
+                .into_iter()
+                .collect(),
+            trade: self
+                .trade
+                .as_ref()
+                .filter(|_| me == Some(self.active))
+                .map(|t| PrivateTrade {
+                    offered_cards: t.offered.clone(),
+                }),
+        }
+    }
+
     pub fn view(&self, viewer: Viewer) -> View {
         let me = match viewer {
             Viewer::Seat(s) if s < self.seats => Some(s),

@@ -304,6 +304,29 @@ pub struct View {
     pub winners: Vec<u8>,
 }
 
+/// What a seat's view shows beyond the spectators' (`engine::Game::Private`): an
+/// overlay of [`View`] holding the faces of its own hand (`hands[seat].cards`, the
+/// map's one key being the seat) and of its own trade offer (`trade.offered_cards`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Private {
+    pub viewer: Option<u8>,
+    pub hands: std::collections::BTreeMap<u8, PrivateHand>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub trade: Option<PrivateTrade>,
+}
+
+/// [`HandView::cards`] of the viewer's own hand.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct PrivateHand {
+    pub cards: Vec<u8>,
+}
+
+/// [`TradeView::offered_cards`] of the viewer's own offer.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct PrivateTrade {
+    pub offered_cards: Vec<u8>,
+}
+
 /// What happened, public to everyone.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(tag = "type", rename_all = "snake_case")]

@@ -29,7 +29,8 @@ mod tests;
 pub use state::{MyCity, PlayerState};
 pub use wire::{
     Action, BoardInfo, Card, Cell, Color, EdgeSide, EndReason, Event, Move, Options, PieceInfo,
-    Placement, PlayerView, RevealedDecision, RiverEdge, Rule, ScoreBreakdown, Terrain, View,
+    Placement, PlayerView, Private, RevealedDecision, RiverEdge, Rule, ScoreBreakdown, Terrain,
+    View,
 };
 
 use engine::{
@@ -46,6 +47,7 @@ impl Game for MyCity {
     type View = View;
     type Event = Event;
     type Rule = Rule;
+    type Private = Private;
 
     fn new(setup: &Setup<Options>) -> Result<Self, SetupError> {
         if !Self::SEATS.contains(&setup.seats) {
@@ -78,6 +80,10 @@ impl Game for MyCity {
 
     fn view(&self, viewer: Viewer) -> View {
         MyCity::view(self, viewer)
+    }
+
+    fn private_view(&self, seat: Seat) -> Private {
+        MyCity::private_view(self, seat)
     }
 
     fn outcome(&self) -> Option<Outcome> {

@@ -4,8 +4,8 @@ use crate::board::{self, CELLS};
 use crate::pieces;
 use crate::score::{self, START_POINTS};
 use crate::wire::{
-    Action, Card, Cell, Color, EndReason, Event, Move, Placement, PlayerView, RevealedDecision,
-    Rule, ScoreBreakdown, View,
+    Action, Card, Cell, Color, EndReason, Event, Move, Placement, PlayerView, Private,
+    RevealedDecision, Rule, ScoreBreakdown, View,
 };
 use engine::{Awaiting, GameRng, Illegal, Outcome, Seat, Viewer};
 
@@ -565,17 +565,35 @@ impl MyCity {
                 .collect(),
             awaiting: self.awaiting_seats(),
             decided,
-            my_decision: seat
-                .and_then(|s| self.pending.get(usize::from(s)))
-                .and_then(|p| p.as_ref())
-                .map(|p| p.mv),
-            can_pass: seat.is_some_and(|s| self.awaiting_seats().contains(&s) && self.can_pass(s)),
+            my_decision: self.my_decision(seat),
+            can_pass: self.may_pass(seat),
             gold_claimed: self.gold_claimed,
             game_over: self.end.is_some(),
             end_reason: self.end,
             final_scores: self.final_scores.clone(),
             winners: self.winners.clone(),
         }
+    }
+
+    /// What `seat`'s view shows beyond the spectators' (the fields of [`View`] that
+    /// depend on the viewer).
+    pub(crate) fn private_view(&self, seat: Seat) -> Private {
+        let seat = (usize::from(seat) < self.players.len()).then_some(seat);
+        Private {
+            seat,
+            my_decision: self.my_decision(seat),
+            can_pass: self.may_pass(seat),
+        }
+    }
+
+    fn my_decision(&self, seat: Option<Seat>) -> Option<Move> {
+        seat.and_then(|s| self.pending.get(usize::from(s)))
+            .and_then(|p| p.as_ref())
+            .map(|p| p.mv)
+    }
+
+    fn may_pass(&self, seat: Option<Seat>) -> bool {
+        seat.is_some_and(|s| self.awaiting_seats().contains(&s) && self.can_pass(s))
     }
 
     /// Test and bot support: the revealed cards so far.

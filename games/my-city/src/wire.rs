@@ -190,6 +190,15 @@ pub struct PlayerView {
     pub empty_by_row: Vec<u8>,
 }
 
+/// What a seat's view shows beyond the spectators' (`engine::Game::Private`): an
+/// overlay of these fields of [`View`].
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Private {
+    pub seat: Option<u8>,
+    pub my_decision: Option<Move>,
+    pub can_pass: bool,
+}
+
 /// Why the game ended (ruling R6).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
 #[ts(rename = "MyCityEndReason")]

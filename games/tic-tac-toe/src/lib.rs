@@ -4,7 +4,8 @@
 //! in tests and serves as the like-for-like reference game in benchmarks.
 
 use engine::{
-    Awaiting, BotLevel, Game, GameRng, Illegal, Outcome, Seat, Setup, SetupError, Viewer,
+    Awaiting, BotLevel, Game, GameRng, Illegal, NothingPrivate, Outcome, Seat, Setup, SetupError,
+    Viewer,
 };
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
@@ -107,6 +108,7 @@ impl Game for TicTacToe {
     type View = View;
     type Event = Event;
     type Rule = Rule;
+    type Private = NothingPrivate;
 
     fn new(setup: &Setup<Options>) -> Result<Self, SetupError> {
         if !Self::SEATS.contains(&setup.seats) {
@@ -184,6 +186,10 @@ impl Game for TicTacToe {
             to_move: (!self.is_over()).then_some(self.to_move),
             winner: self.winner(),
         }
+    }
+
+    fn private_view(&self, _seat: Seat) -> NothingPrivate {
+        NothingPrivate {}
     }
 
     fn outcome(&self) -> Option<Outcome> {

@@ -2,7 +2,7 @@
 //! table, the snapshot of a game, and the fan-out of a move (one update per
 //! viewer, the shared parts serialized once).
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 use axum::extract::ws::Utf8Bytes;
 use engine::{Outcome, Seat, Viewer};
@@ -10,38 +10,16 @@ use protocol::{
     AwaitingInfo, GameSnapshot, Occupant, SeatInfo, ServerMsg, TableInfo, TableStatus,
     api::PublicTable,
 };
-use serde::Serialize;
 use serde_json::Value;
 use tokio::time::Instant;
 
 use super::live::Live;
 use super::{Conn, Room, SeatDoc};
-use crate::views::{self, ViewJson};
+use crate::fanout::Frames;
 
 pub fn encode(msg: &ServerMsg) -> Utf8Bytes {
     // Our own message types always serialize.
     Utf8Bytes::from(serde_json::to_string(msg).unwrap_or_default())
-}
-
-/// `ServerMsg::Update` as text around its patch: `head + patch + tail` is the
-/// message, so the shared parts are serialized once per move, not per recipient.
-pub(super) fn update_frame_parts(
-    version: u64,
-    events_json: &str,
-    awaiting: &AwaitingInfo,
-    outcome: Option<&Outcome>,
-) -> (String, String) {
-    fn json<T: Serialize + ?Sized>(value: &T) -> String {
-        // Our own message types always serialize.
-        serde_json::to_string(value).unwrap_or_default()
-    }
-    let head = format!(r#"{{"type":"update","version":{version},"events":{events_json},"patch":"#);
-    let mut tail = format!(r#","awaiting":{}"#, json(awaiting));
-    if let Some(outcome) = outcome {
-        tail.push_str(&format!(r#","outcome":{}"#, json(outcome)));
-    }
-    tail.push('}');
-    (head, tail)
 }
 
 impl Room {
@@ -158,12 +136,8 @@ impl Room {
 
     pub(super) fn snapshot_for(&mut self, conn: u64) -> Option<Utf8Bytes> {
         let viewer = self.viewer_of(self.conns.get(&conn)?);
-        let live = self.live.as_mut()?;
-        let cached = live
-            .views
-            .entry(viewer)
-            .or_insert_with(|| ViewJson::new(live.state.view_json(viewer)));
-        let view = serde_json::from_str(cached.text()).unwrap_or(Value::Null);
+        let live = self.live.as_ref()?;
+        let view = live.state.view(viewer);
         Some(encode(&ServerMsg::Snapshot {
             game: GameSnapshot {
                 number: u32::try_from(live.number).unwrap_or(0),
@@ -204,8 +178,8 @@ impl Room {
     }
 
     /// One update per viewer: the public events, a JSON Patch from the viewer's
-    /// previous view, whose decision is awaited. The spectator view is computed and
-    /// encoded once and the same bytes go to every spectator.
+    /// previous view, whose decision is awaited. The public view's patch is found and
+    /// written once for everyone (`fanout.rs`); every spectator gets the same bytes.
     pub(super) fn fan_out(&mut self, events: &[Value], outcome: Option<Outcome>) {
         let viewers: HashMap<u64, Viewer> = self
             .conns
@@ -215,70 +189,21 @@ impl Room {
         let Some(live) = self.live.as_mut() else {
             return;
         };
-        // Everything but the patch is the same for every recipient.
         let events_json = serde_json::to_string(events).unwrap_or_else(|_| "[]".into());
         live.recent.push(live.version, &events_json);
-        let (head, tail) = update_frame_parts(
+        let patches = live.views.advance(live.state.as_ref());
+        let frames = Frames::new(
             live.version,
             &events_json,
             &Self::awaiting_info(live),
             outcome.as_ref(),
+            &patches,
         );
-        let distinct: HashSet<Viewer> = viewers.values().copied().collect();
-        let mut messages: HashMap<Viewer, Utf8Bytes> = HashMap::new();
-        let mut views = HashMap::new();
-        for viewer in distinct {
-            let new = ViewJson::new(live.state.view_json(viewer));
-            let patch = match live.views.get(&viewer) {
-                Some(old) => views::diff(old, &new),
-                None => format!(r#"[{{"op":"replace","path":"","value":{}}}]"#, new.text()),
-            };
-            messages.insert(viewer, Utf8Bytes::from(format!("{head}{patch}{tail}")));
-            views.insert(viewer, new);
-        }
-        live.views = views;
         // Players first, then spectators.
         let mut order: Vec<(u64, Viewer)> = viewers.into_iter().collect();
         order.sort_by_key(|(_, v)| matches!(v, Viewer::Spectator));
         for (id, viewer) in order {
-            if let Some(msg) = messages.get(&viewer) {
-                self.send(id, msg.clone());
-            }
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn update_frame_is_the_update_message() {
-        let events = vec![serde_json::json!({"type": "placed", "text": "A \"quote\""})];
-        let awaiting = AwaitingInfo {
-            seats: vec![1, 2],
-            timer_ms: Some(900),
-        };
-        let outcome = Outcome {
-            scores: vec![3, 4],
-            winners: vec![1],
-        };
-        for outcome in [None, Some(&outcome)] {
-            let events_json = serde_json::to_string(&events).expect("JSON");
-            let (head, tail) = update_frame_parts(7, &events_json, &awaiting, outcome);
-            let patch = r#"[{"op":"replace","path":"/a","value":1}]"#;
-            let frame: ServerMsg =
-                serde_json::from_str(&format!("{head}{patch}{tail}")).expect("decodes");
-            assert_eq!(
-                frame,
-                ServerMsg::Update {
-                    version: 7,
-                    events: events.clone(),
-                    patch: serde_json::from_str(patch).expect("JSON"),
-                    awaiting: awaiting.clone(),
-                    outcome: outcome.cloned(),
-                }
-            );
+            self.send(id, frames.for_viewer(viewer).clone());
         }
     }
 }

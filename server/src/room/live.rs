@@ -1,9 +1,9 @@
 //! A game in memory: its state, version, timers, the viewers' last views and the
 //! latest moves' events; rebuilt from the move log when a room loads.
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::VecDeque;
 
-use engine::{Entry, GameRng, Seat, Viewer};
+use engine::{Entry, GameRng, Seat};
 use protocol::LoggedEvents;
 use serde_json::Value;
 use tokio::time::Instant;
@@ -11,8 +11,8 @@ use uuid::Uuid;
 
 use super::away::AwayStreaks;
 use crate::db::{GameRow, MoveRow};
+use crate::fanout::ViewCache;
 use crate::games::{ErasedGame, GameKind, SetupDoc};
-use crate::views::ViewJson;
 
 /// Moves whose events are kept for the game log of people who join later.
 const RECENT_EVENTS: usize = 60;
@@ -33,8 +33,8 @@ pub(super) struct Live {
     pub(super) period_start: u64,
     /// Per seat: the version right after that seat's latest own move.
     pub(super) moved_at: Vec<u64>,
-    /// The view each connected viewer last got (at `version`).
-    pub(super) views: HashMap<Viewer, ViewJson>,
+    /// Every viewer's view at `version`.
+    pub(super) views: ViewCache,
     pub(super) timer: Option<Timer>,
     pub(super) bot_due: Option<Instant>,
     pub(super) bot_rng: GameRng,
@@ -94,13 +94,13 @@ impl Live {
             id: game.id,
             number: game.number,
             bot_rng: GameRng::new(bot_seed(setup.seed)),
+            views: ViewCache::new(state.as_ref(), setup.seats),
             state,
             version,
             // Where the current period began is unknown after a replay: count it
             // from here, so only moves made on the rebuilt state are accepted.
             period_start: version,
             moved_at: vec![0; seats],
-            views: HashMap::new(),
             timer: None,
             bot_due: None,
             away: AwayStreaks::new(seats),

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# The fan-out of Big City moves alone (server/src/bin/fanout-bench.rs): seeded bot
+# games of 4 seats, each move's update frames for 4 players + 2 spectators.
+# Prints bytes on the wire per move and µs per move; with CALLGRIND=1 also the
+# instructions spent building frames, per move (valgrind's callgrind).
+#
+#   bench/fanout.sh              # 200 games
+#   GAMES=20 CALLGRIND=1 bench/fanout.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$(pwd)/target}"
+cargo build --release -q -p server --bin fanout-bench
+BIN="$CARGO_TARGET_DIR/release/fanout-bench"
+if [ "${CALLGRIND:-0}" = 1 ]; then
+  OUT="$(mktemp -d)"
+  valgrind --tool=callgrind --callgrind-out-file="$OUT/cg" --toggle-collect='*fan_out_once*' \
+    "$BIN" "${GAMES:-20}" 2>"$OUT/log"
+  moves="$("$BIN" "${GAMES:-20}" | sed -n 's/.*moves \([0-9]*\).*/\1/p')"
+  ir="$(sed -n 's/^summary: \([0-9]*\).*/\1/p' "$OUT/cg")"
+  echo "frame building: $ir instructions for $moves moves = $((ir / moves)) per move"
+else
+  taskset -c "${SERVER_CPUS:-0}" "$BIN" "${GAMES:-200}"
+fi
