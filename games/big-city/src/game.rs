@@ -952,7 +952,7 @@ impl BigCity {
                 self.place_tile(seat, t, ev);
                 self.finish_action(self.useless_pending, ev);
             }
-            Move::Build { piece, cells } => {
+            Move::Build { piece, cells, .. } => {
                 let points = self
                     .check_build(seat, *piece, cells)
                     .map_err(Fail::illegal)?;

@@ -205,12 +205,15 @@ impl BigCity {
         out.push(Move::Pass {});
     }
 
-    /// Build moves: footprints made of held property cards, and parks/factories.
+    /// Build moves: footprints made of held property cards, and parks/factories,
+    /// each with the points it would score now (the board's preview).
     pub(crate) fn build_moves(&self, seat: Seat, out: &mut Vec<Move>) {
         self.for_each_build(seat, |piece, cells| {
+            let points = self.check_build(seat, piece, cells).ok();
             out.push(Move::Build {
                 piece,
                 cells: cells.to_vec(),
+                points: points.and_then(|p| u16::try_from(p).ok()),
             })
         });
     }

@@ -116,6 +116,7 @@ fn build(piece: Piece, cells: &[u8]) -> Move {
     Move::Build {
         piece,
         cells: cells.to_vec(),
+        points: None,
     }
 }
 
@@ -324,6 +325,7 @@ fn ruling_g7_footprints() {
             Move::Build {
                 piece: Piece::StanfordCorporation,
                 cells,
+                ..
             } => Some(cells),
             _ => None,
         })
@@ -1753,6 +1755,7 @@ fn extreme_coordinates_are_refused_not_panics() {
         Move::Build {
             piece: Piece::ResidenceSingle,
             cells: vec![],
+            points: None,
         },
         "wrong_shape",
     );
