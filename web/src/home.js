@@ -6,7 +6,7 @@ import * as api from './api.js';
 import { getName, setName, setToken } from './store.js';
 import { gameUI } from './games/index.js';
 import { MAX_NAME, nameForm, optionsEditor, timerChoices } from './widgets.js';
-import { pieceBadge } from './games/bigcity/board.js';
+import { pieceBadge } from './games/bigcity/art.js';
 import { SEAT_COLORS } from './games/index.js';
 
 /**
