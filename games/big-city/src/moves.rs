@@ -65,6 +65,21 @@ pub(crate) fn wanted_lists() -> Vec<Vec<u8>> {
     wanted
 }
 
+impl Move {
+    /// The move as played: without what the legal-move list adds to it (the
+    /// points of a build).
+    pub fn played(&self) -> Move {
+        match self {
+            Move::Build { piece, cells, .. } => Move::Build {
+                piece: *piece,
+                cells: cells.clone(),
+                points: None,
+            },
+            other => other.clone(),
+        }
+    }
+}
+
 impl BigCity {
     /// Every legal move of `seat` now.
     pub fn legal_moves(&self, seat: Seat) -> Vec<Move> {
