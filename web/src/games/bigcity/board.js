@@ -5,7 +5,7 @@
 // its parts (city.js, actions.js, trade.js, panels.js) drawn from them.
 
 import { h } from '../../dom.js';
-import { initialUI, view, mine, legal, autoMode, tileChoices, tileCenter, nearestPlacement, candidatesAt, arrived } from './ui.js';
+import { initialUI, mine, autoMode, tileChoices, tileCenter, nearestPlacement, candidatesAt, arrived } from './ui.js';
 import { renderCity, drawPreview } from './city.js';
 import { renderActions } from './actions.js';
 import { renderTrade } from './trade.js';
