@@ -23,7 +23,8 @@ impl BigCity {
                 let moves = self.legal_moves(seat);
                 rng.choose(&moves).cloned()
             }
-            BotLevel::Greedy => self.greedy(seat, rng),
+            // A move as played: without the points the list adds to builds.
+            BotLevel::Greedy => self.greedy(seat, rng).map(|m| m.played()),
         }
     }
 
