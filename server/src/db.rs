@@ -26,6 +26,10 @@ pub type GameWithMoves = (GameRow, Vec<MoveRow>);
 /// Persistence as rooms and the HTTP API use it.
 pub trait Db: Send + Sync + 'static {
     fn kind(&self) -> &'static str;
+    /// The group commit's totals, for metrics (`None` without a store).
+    fn committer_stats(&self) -> Option<store::CommitterStats> {
+        None
+    }
     fn ping(&self) -> BoxFut<'_, Result<(), StoreError>>;
     fn upsert_table<'a>(&'a self, t: &'a TableRow) -> BoxFut<'a, Result<(), StoreError>>;
     fn insert_game<'a>(&'a self, g: &'a GameRow) -> BoxFut<'a, Result<(), StoreError>>;
@@ -115,6 +119,9 @@ impl StoreDb {
 impl Db for StoreDb {
     fn kind(&self) -> &'static str {
         self.store.kind()
+    }
+    fn committer_stats(&self) -> Option<store::CommitterStats> {
+        Some(self.committer.stats())
     }
     fn ping(&self) -> BoxFut<'_, Result<(), StoreError>> {
         self.guarded(self.store.ping())

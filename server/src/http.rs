@@ -9,9 +9,7 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::{Json, Router};
-use protocol::api::{
-    ApiError, CodeInfo, CreateTable, GameInfo, PublicTable, PublicTables, TableCreated,
-};
+use protocol::api::{ApiError, CodeInfo, CreateTable, GameInfo, PublicTables, TableCreated};
 use protocol::{ErrorCode, TableStatus};
 use uuid::Uuid;
 
@@ -185,7 +183,7 @@ async fn metrics(
     }
     (
         [(header::CONTENT_TYPE, "text/plain; version=0.0.4")],
-        app.0.metrics.render(),
+        app.0.metrics.render(app.0.db.committer_stats()),
     )
         .into_response()
 }
@@ -214,21 +212,9 @@ async fn list_tables(
     Query(page): Query<LobbyPage>,
 ) -> Json<PublicTables> {
     let after = page.after.as_deref().and_then(|a| Uuid::parse_str(a).ok());
-    let Ok(lobby) = app.0.lobby.lock() else {
-        return Json(PublicTables::default());
-    };
-    let from = match after {
-        Some(id) => std::ops::Bound::Excluded(id),
-        None => std::ops::Bound::Unbounded,
-    };
-    let mut listed = lobby.range((from, std::ops::Bound::Unbounded));
-    let tables: Vec<(Uuid, PublicTable)> = listed
-        .by_ref()
-        .take(crate::LOBBY_PAGE)
-        .map(|(id, t)| (*id, t.clone()))
-        .collect();
-    let next = match (listed.next(), tables.last()) {
-        (Some(_), Some((last, _))) => Some(last.to_string()),
+    let (tables, more) = app.0.rooms.page(after, crate::LOBBY_PAGE);
+    let next = match (more, tables.last()) {
+        (true, Some((last, _))) => Some(last.to_string()),
         _ => None,
     };
     Json(PublicTables {

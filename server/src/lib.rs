@@ -3,7 +3,8 @@
 //! Layout:
 //! - [`run`] opens the store, rebuilds every unfinished game from its move log,
 //!   serves [`app`] until shutdown, then lets every room finish what it acknowledged.
-//! - `room`: one actor task per table (lobby, game, timers, bots, fan-out).
+//! - `room`: one actor task per table (lobby, game, timers, bots, fan-out), and
+//!   the registry of the rooms in memory.
 //! - `listen`: accepting connections (per-address budget, header timeout).
 //! - `ws`: a WebSocket connection (reader and writer tasks, limits, `hello`).
 //! - `http`: the JSON API under `/api`, health, readiness and metrics.
@@ -11,8 +12,11 @@
 //! - `db`: the store contract as a trait (`store` crate, or memory for tests).
 //! - `records`: finished games' records, built once within a memory budget.
 //! - `codes`: invite codes and seat tokens. `web`: the embedded browser client.
+//! - `clock`: the wall clock in milliseconds. `budget`: token buckets.
 //! - `typegen`: the TypeScript declarations of the protocol and every game.
 
+pub mod budget;
+pub mod clock;
 pub mod codes;
 pub mod db;
 pub mod games;
@@ -26,7 +30,7 @@ pub mod views;
 mod web;
 mod ws;
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 use std::net::IpAddr;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -34,7 +38,6 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use axum::Router;
-use protocol::api::PublicTable;
 use tokio::net::TcpListener;
 use tokio::sync::{mpsc, oneshot};
 use tokio::time::Instant;
@@ -42,10 +45,12 @@ use uuid::Uuid;
 
 use crate::db::{Db, GameRow, MoveRow, StoreDb, TableRow};
 use crate::games::Registry;
-use crate::room::{PlayerDoc, Room, RoomInit, RoomMsg, SeatDoc, TableDoc};
+use crate::room::{PlayerDoc, Room, RoomCtx, RoomInit, RoomMsg, Rooms, SeatDoc, TableDoc};
 use protocol::ErrorCode;
 use protocol::api::{CreateTable, TableCreated};
 
+pub use crate::budget::{AddressBudget, Bucket};
+pub use crate::clock::now_ms;
 pub use crate::room::bot_seed;
 
 /// How the server runs.
@@ -153,11 +158,9 @@ pub struct Shared {
     pub db: Arc<dyn Db>,
     pub games: Registry,
     pub config: Config,
-    pub metrics: metrics::Metrics,
-    /// Live rooms by invite and spectator code.
-    rooms: Mutex<HashMap<String, RoomEntry>>,
-    /// Public tables for the lobby listing, kept current by their rooms.
-    pub lobby: Mutex<BTreeMap<Uuid, PublicTable>>,
+    pub metrics: Arc<metrics::Metrics>,
+    /// Live rooms by invite and spectator code, and the public tables.
+    pub rooms: Arc<Rooms>,
     /// Wrong-code lookups per address.
     misses: Mutex<HashMap<IpAddr, Misses>>,
     /// Records of finished games, built once.
@@ -202,14 +205,6 @@ impl Drop for AddressSlot {
     }
 }
 
-#[derive(Clone)]
-struct RoomEntry {
-    tx: mpsc::Sender<RoomMsg>,
-    /// The code is the spectator code.
-    spectator: bool,
-    table: Uuid,
-}
-
 /// The server's state, cheap to clone.
 #[derive(Clone)]
 pub struct AppState(pub Arc<Shared>);
@@ -221,88 +216,6 @@ pub enum StartError {
     Store(#[from] db::StoreError),
     #[error("io: {0}")]
     Io(#[from] std::io::Error),
-}
-
-/// Milliseconds since the Unix epoch.
-pub fn now_ms() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
-        .unwrap_or(0)
-}
-
-/// A token bucket per address: `burst` tokens, refilled at `per_minute` (no
-/// limit when that is 0).
-pub struct AddressBudget {
-    burst: f64,
-    per_minute: f64,
-    buckets: Mutex<HashMap<IpAddr, Bucket>>,
-}
-
-impl AddressBudget {
-    pub fn new(burst: f64, per_minute: f64) -> AddressBudget {
-        AddressBudget {
-            burst,
-            per_minute,
-            buckets: Mutex::new(HashMap::new()),
-        }
-    }
-
-    /// Takes a token from `ip`'s bucket if it has one.
-    pub fn take(&self, ip: IpAddr) -> bool {
-        if self.per_minute <= 0.0 {
-            return true;
-        }
-        let Ok(mut buckets) = self.buckets.lock() else {
-            return false;
-        };
-        if buckets.len() > 100_000 {
-            // Addresses whose budget is whole again need no entry.
-            buckets.retain(|_, b| !b.is_full());
-        }
-        buckets
-            .entry(ip)
-            .or_insert_with(|| Bucket::new(self.burst, self.per_minute / 60.0))
-            .take()
-    }
-}
-
-/// A token bucket: `burst` tokens, refilled at `per_second`.
-pub struct Bucket {
-    tokens: f64,
-    burst: f64,
-    per_second: f64,
-    at: Instant,
-}
-
-impl Bucket {
-    pub fn new(burst: f64, per_second: f64) -> Bucket {
-        Bucket {
-            tokens: burst,
-            burst,
-            per_second,
-            at: Instant::now(),
-        }
-    }
-
-    /// Whether the bucket has refilled completely.
-    pub fn is_full(&self) -> bool {
-        self.tokens + self.at.elapsed().as_secs_f64() * self.per_second >= self.burst
-    }
-
-    /// Takes a token if there is one.
-    pub fn take(&mut self) -> bool {
-        let now = Instant::now();
-        let refill = now.duration_since(self.at).as_secs_f64() * self.per_second;
-        self.tokens = (self.tokens + refill).min(self.burst);
-        self.at = now;
-        if self.tokens >= 1.0 {
-            self.tokens -= 1.0;
-            true
-        } else {
-            false
-        }
-    }
 }
 
 impl AppState {
@@ -320,9 +233,8 @@ impl AppState {
             db,
             games: Registry::all(),
             config,
-            metrics: metrics::Metrics::new(),
-            rooms: Mutex::new(HashMap::new()),
-            lobby: Mutex::new(BTreeMap::new()),
+            metrics: Arc::new(metrics::Metrics::new()),
+            rooms: Arc::default(),
             misses: Mutex::new(HashMap::new()),
             records: records::Records::default(),
             open_per_address: Arc::default(),
@@ -343,34 +255,24 @@ impl AppState {
         &self,
         init: RoomInit,
     ) -> Result<(mpsc::Sender<RoomMsg>, String, String), String> {
-        let room = Room::new(self.0.clone(), init)?;
+        let ctx = RoomCtx {
+            db: Arc::clone(&self.0.db),
+            metrics: Arc::clone(&self.0.metrics),
+            rooms: Arc::clone(&self.0.rooms),
+            bot_delay: self.0.config.bot_delay,
+            idle_room: self.0.config.idle_room,
+        };
+        let room = Room::new(ctx, init)?;
         let (tx, rx) = mpsc::channel(ROOM_INBOX);
         let invite = room.invite_code().to_owned();
         let spectate = room.spectator_code().to_owned();
+        if let Some(existing) = self
+            .0
+            .rooms
+            .register(room.table_id(), &invite, &spectate, &tx)?
         {
-            let Ok(mut rooms) = self.0.rooms.lock() else {
-                return Err("room registry poisoned".into());
-            };
-            if let Some(existing) = rooms.get(&invite) {
-                // Someone else loaded it first.
-                return Ok((existing.tx.clone(), invite, spectate));
-            }
-            rooms.insert(
-                invite.clone(),
-                RoomEntry {
-                    tx: tx.clone(),
-                    spectator: false,
-                    table: room.table_id(),
-                },
-            );
-            rooms.insert(
-                spectate.clone(),
-                RoomEntry {
-                    tx: tx.clone(),
-                    spectator: true,
-                    table: room.table_id(),
-                },
-            );
+            // Someone else loaded it first.
+            return Ok((existing, invite, spectate));
         }
         self.0.metrics.rooms.inc();
         tokio::spawn(room.run(rx));
@@ -490,14 +392,6 @@ impl AppState {
         })
     }
 
-    /// Forgets an idle room's codes (it is reloaded from the store on demand).
-    pub(crate) fn unregister_room(shared: &Shared, table: Uuid) {
-        if let Ok(mut rooms) = shared.rooms.lock() {
-            rooms.retain(|_, e| e.table != table);
-        }
-        shared.metrics.rooms.dec();
-    }
-
     /// Finds the room of a code (loading a finished table from the store if need
     /// be). `Ok(None)` when no table has that code.
     pub async fn room_by_code(
@@ -509,14 +403,8 @@ impl AppState {
             self.miss(ip).await;
             return Ok(None);
         }
-        let live = self
-            .0
-            .rooms
-            .lock()
-            .ok()
-            .and_then(|rooms| rooms.get(code).cloned());
-        if let Some(entry) = live {
-            return Ok(Some((entry.tx, entry.spectator)));
+        if let Some(live) = self.0.rooms.get(code) {
+            return Ok(Some(live));
         }
         let row = self.0.db.table_by_code(code).await.map_err(|e| {
             tracing::warn!(error = %e, "looking up a code failed");
@@ -612,8 +500,7 @@ impl AppState {
 
     /// The inbox of a room in memory, and whether `code` is its spectator code.
     pub fn room_sender(&self, code: &str) -> Option<(mpsc::Sender<RoomMsg>, bool)> {
-        let rooms = self.0.rooms.lock().ok()?;
-        rooms.get(code).map(|e| (e.tx.clone(), e.spectator))
+        self.0.rooms.get(code)
     }
 
     /// A fresh connection id.
@@ -623,15 +510,7 @@ impl AppState {
 
     /// Asks every room to finish what is queued and stop.
     pub async fn shutdown_rooms(&self) {
-        let txs: Vec<mpsc::Sender<RoomMsg>> = match self.0.rooms.lock() {
-            Ok(rooms) => rooms
-                .values()
-                .filter(|e| !e.spectator)
-                .map(|e| e.tx.clone())
-                .collect(),
-            Err(_) => Vec::new(),
-        };
-        for tx in txs {
+        for tx in self.0.rooms.inboxes() {
             let (done, wait) = oneshot::channel();
             if tx.send(RoomMsg::Shutdown { done }).await.is_ok() {
                 let _ = tokio::time::timeout(Duration::from_secs(10), wait).await;

@@ -1,7 +1,10 @@
 //! Prometheus metrics of one server instance (its own registry, so several
 //! servers in one test process do not mix their figures).
 
-use prometheus::{Encoder, Histogram, HistogramOpts, IntCounter, IntGauge, Registry, TextEncoder};
+use prometheus::{
+    Encoder, Gauge, Histogram, HistogramOpts, IntCounter, IntGauge, Registry, TextEncoder,
+};
+use store::CommitterStats;
 
 pub struct Metrics {
     registry: Registry,
@@ -26,10 +29,22 @@ pub struct Metrics {
     /// The allocator's view of the heap, read when the metrics are rendered.
     heap_in_use: IntGauge,
     heap_free: IntGauge,
+    /// The group commit's totals, read when the metrics are rendered: where the time
+    /// of a durable write goes (waiting for a free transaction slot, or storing).
+    store_transactions: IntGauge,
+    store_rows: IntGauge,
+    store_queued_seconds: Gauge,
+    store_transaction_seconds: Gauge,
 }
 
 fn gauge(registry: &Registry, name: &str, help: &str) -> IntGauge {
     let g = IntGauge::new(name, help).unwrap_or_else(|_| unreachable_metric());
+    let _ = registry.register(Box::new(g.clone()));
+    g
+}
+
+fn float_gauge(registry: &Registry, name: &str, help: &str) -> Gauge {
+    let g = Gauge::new(name, help).unwrap_or_else(|_| unreachable_metric());
     let _ = registry.register(Box::new(g.clone()));
     g
 }
@@ -102,15 +117,43 @@ impl Metrics {
                 "citytable_heap_free_bytes",
                 "Freed heap bytes the allocator keeps instead of returning to the system",
             ),
+            store_transactions: gauge(
+                &registry,
+                "citytable_store_transactions_total",
+                "Group-commit transactions committed",
+            ),
+            store_rows: gauge(
+                &registry,
+                "citytable_store_rows_total",
+                "Writes stored by the group commit",
+            ),
+            store_queued_seconds: float_gauge(
+                &registry,
+                "citytable_store_queued_seconds_total",
+                "Time writes waited for a free transaction slot, summed over writes",
+            ),
+            store_transaction_seconds: float_gauge(
+                &registry,
+                "citytable_store_transaction_seconds_total",
+                "Time spent in group-commit transactions, summed over transactions",
+            ),
             registry,
         }
     }
 
-    /// The Prometheus text exposition.
-    pub fn render(&self) -> String {
+    /// The Prometheus text exposition, with the store's group-commit totals when the
+    /// server has a store of its own.
+    pub fn render(&self, committer: Option<CommitterStats>) -> String {
         if let Some(heap) = heap_stats() {
             self.heap_in_use.set(heap.in_use as i64);
             self.heap_free.set(heap.free as i64);
+        }
+        if let Some(c) = committer {
+            self.store_transactions.set(c.commits as i64);
+            self.store_rows.set(c.rows as i64);
+            self.store_queued_seconds.set(c.queued_micros as f64 / 1e6);
+            self.store_transaction_seconds
+                .set(c.storing_micros as f64 / 1e6);
         }
         let mut buf = Vec::new();
         let _ = TextEncoder::new().encode(&self.registry.gather(), &mut buf);

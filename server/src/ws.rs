@@ -24,10 +24,11 @@ use protocol::{ClientMsg, ErrorCode, MAX_FRAME_BYTES};
 use tokio::sync::{Notify, mpsc, oneshot};
 use tokio::time::Instant;
 
+use crate::budget::Bucket;
 use crate::http::ApiErr;
 use crate::listen::ConnectionSlot;
 use crate::room::{Outbox, RoomMsg, error_msg};
-use crate::{AppState, Bucket, LookupError, OUT_QUEUE};
+use crate::{AppState, LookupError, OUT_QUEUE};
 
 /// Refused messages after which a flooding connection is closed. With the
 /// burst the bucket allows (40 by default, each answered with up to two frames,

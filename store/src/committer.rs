@@ -4,9 +4,15 @@
 //!
 //! Rooms send writes into a bounded queue. One background task takes everything queued (up to
 //! [`MAX_BATCH`] writes), stores it with one [`Store::commit`] call (one transaction, one
-//! flush) and then answers every caller. While that commit is in flight, new rows wait in the
-//! queue and form the next batch, so the batch size follows the load by itself: one row when
-//! the server is quiet, hundreds under load.
+//! flush) and then answers every caller. Up to [`IN_FLIGHT`] such transactions run at once:
+//! with one, a write that arrived just after a commit began waited for that whole commit (its
+//! disk flush included) before its own could start. While every slot is busy, new rows wait in
+//! the queue and form the next batch, so the batch size follows the load by itself: one row
+//! when the server is quiet, hundreds under load.
+//!
+//! Transactions in flight together never hold two writes of one room: a room waits for each
+//! write's answer before it sends the next, so the order of a game's moves is the order of
+//! their transactions.
 //!
 //! A failed transaction acknowledges nothing. When it failed on a conflict (a row's
 //! `(game_id, seq)` already stored, a code taken), its halves are retried separately,
@@ -19,8 +25,9 @@ use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
 
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::{Semaphore, mpsc, oneshot};
 use uuid::Uuid;
 
 use crate::{MoveRow, Store, StoreError, Write};
@@ -29,10 +36,14 @@ use crate::{MoveRow, Store, StoreError, Write};
 pub const MAX_BATCH: usize = 1024;
 /// Rows that may wait in the queue; when it is full, `append` waits (backpressure).
 const QUEUE: usize = 4 * MAX_BATCH;
+/// Transactions in flight at once. Postgres flushes the commit records of concurrent
+/// transactions together; SQLite has one writer, so there they simply queue for it.
+pub const IN_FLIGHT: usize = 4;
 
 struct Request {
     write: Write,
     done: oneshot::Sender<Result<(), StoreError>>,
+    queued_at: Instant,
 }
 
 /// Handle to the group-commit task. Cheap to clone; the task stops once every clone is dropped
@@ -52,6 +63,12 @@ pub struct CommitterStats {
     pub rows: u64,
     /// Writes answered with an error (not stored).
     pub failed: u64,
+    /// Microseconds writes spent queued before their transaction began, summed over writes
+    /// (`queued_micros / (rows + failed)` is the mean wait for a free slot).
+    pub queued_micros: u64,
+    /// Microseconds spent in transactions, summed over transactions (`storing_micros /
+    /// commits` is the mean time of one, its flush included).
+    pub storing_micros: u64,
 }
 
 #[derive(Debug, Default)]
@@ -59,9 +76,28 @@ struct Counters {
     commits: AtomicU64,
     rows: AtomicU64,
     failed: AtomicU64,
+    queued_micros: AtomicU64,
+    storing_micros: AtomicU64,
+}
+
+fn micros(d: Duration) -> u64 {
+    u64::try_from(d.as_micros()).unwrap_or(u64::MAX)
 }
 
 impl Counters {
+    fn queued(&self, requests: &[Request], now: Instant) {
+        let total: u64 = requests
+            .iter()
+            .map(|r| micros(now.saturating_duration_since(r.queued_at)))
+            .sum();
+        self.queued_micros.fetch_add(total, Ordering::Relaxed);
+    }
+
+    fn stored(&self, took: Duration) {
+        self.storing_micros
+            .fetch_add(micros(took), Ordering::Relaxed);
+    }
+
     fn committed(&self, rows: usize) {
         self.commits.fetch_add(1, Ordering::Relaxed);
         self.rows.fetch_add(rows as u64, Ordering::Relaxed);
@@ -101,6 +137,8 @@ impl Committer {
             commits: self.counters.commits.load(Ordering::Relaxed),
             rows: self.counters.rows.load(Ordering::Relaxed),
             failed: self.counters.failed.load(Ordering::Relaxed),
+            queued_micros: self.counters.queued_micros.load(Ordering::Relaxed),
+            storing_micros: self.counters.storing_micros.load(Ordering::Relaxed),
         }
     }
 
@@ -118,7 +156,11 @@ impl Committer {
     pub async fn write(&self, write: Write) -> Result<(), StoreError> {
         let (done, answer) = oneshot::channel();
         self.tx
-            .send(Request { write, done })
+            .send(Request {
+                write,
+                done,
+                queued_at: Instant::now(),
+            })
             .await
             .map_err(|_| StoreError::Unavailable("move committer has stopped".into()))?;
         answer
@@ -133,16 +175,32 @@ async fn run(
     max_batch: usize,
     counters: Arc<Counters>,
 ) {
-    let mut batch: Vec<Request> = Vec::with_capacity(max_batch);
-    while rx.recv_many(&mut batch, max_batch).await > 0 {
-        commit(&store, &mut batch, &counters).await;
+    let slots = Arc::new(Semaphore::new(IN_FLIGHT));
+    loop {
+        // A free slot first, then whatever is queued: while every slot is busy the queue
+        // grows into the next batch.
+        let Ok(slot) = Arc::clone(&slots).acquire_owned().await else {
+            return;
+        };
+        let mut batch: Vec<Request> = Vec::with_capacity(max_batch);
+        if rx.recv_many(&mut batch, max_batch).await == 0 {
+            break;
+        }
+        let (store, counters) = (store.clone(), Arc::clone(&counters));
+        tokio::spawn(async move {
+            commit(&store, &mut batch, &counters).await;
+            drop(slot);
+        });
     }
+    // Every handle is gone: let the transactions in flight finish before the task ends.
+    let _ = slots.acquire_many(IN_FLIGHT as u32).await;
 }
 
 /// Stores the batch and answers every caller in it; leaves `batch` empty.
 async fn commit(store: &Store, batch: &mut Vec<Request>, counters: &Counters) {
     let mut failed_games = HashSet::new();
     let requests = std::mem::take(batch);
+    counters.queued(&requests, Instant::now());
     store_part(store, requests, &mut failed_games, counters).await;
 }
 
@@ -172,9 +230,13 @@ fn store_part<'a>(
         if requests.is_empty() {
             return;
         }
+        let queued_at: Vec<Instant> = requests.iter().map(|r| r.queued_at).collect();
         let (writes, dones): (Vec<Write>, Vec<_>) =
             requests.into_iter().map(|r| (r.write, r.done)).unzip();
-        match store.commit(&writes).await {
+        let started = Instant::now();
+        let stored = store.commit(&writes).await;
+        counters.stored(started.elapsed());
+        match stored {
             Ok(()) => {
                 tracing::trace!(rows = writes.len(), "committed writes");
                 counters.committed(writes.len());
@@ -188,7 +250,12 @@ fn store_part<'a>(
                 let mut left: Vec<Request> = writes
                     .into_iter()
                     .zip(dones)
-                    .map(|(write, done)| Request { write, done })
+                    .zip(queued_at)
+                    .map(|((write, done), queued_at)| Request {
+                        write,
+                        done,
+                        queued_at,
+                    })
                     .collect();
                 let right = left.split_off(left.len() / 2);
                 store_part(store, left, failed_games, counters).await;
@@ -261,6 +328,7 @@ mod tests {
                     Request {
                         write: Write::Move(row),
                         done,
+                        queued_at: Instant::now(),
                     },
                     answer,
                 )

@@ -561,6 +561,32 @@ async fn committer_small_batches_keep_order(ctx: &Ctx) {
     assert_eq!(moves_of(&ctx.store, t.id).await, expected);
 }
 
+async fn committer_concurrent_rooms_keep_each_games_order(ctx: &Ctx) {
+    // Rooms append one move at a time each, many rooms at once: transactions overlap
+    // (several are in flight), and each game's log is still complete and in order.
+    let committer = Committer::spawn(ctx.store.clone());
+    let mut rooms = Vec::new();
+    for _ in 0..8 {
+        let (t, g) = table_with_game(&ctx.store, "playing").await;
+        let committer = committer.clone();
+        rooms.push(tokio::spawn(async move {
+            for seq in 0..25 {
+                committer.append(mv(g.id, seq)).await.expect("append");
+            }
+            (t, g)
+        }));
+    }
+    for room in rooms {
+        let (t, g) = room.await.expect("room task");
+        let expected: Vec<MoveRow> = (0..25).map(|s| mv(g.id, s)).collect();
+        assert_eq!(moves_of(&ctx.store, t.id).await, expected);
+    }
+    let stats = committer.stats();
+    assert_eq!((stats.rows, stats.failed), (200, 0));
+    assert!(stats.commits >= 25, "{stats:?}");
+    assert!(stats.storing_micros > 0, "{stats:?}");
+}
+
 async fn data_survives_a_restart(ctx: &Ctx) {
     let (t, g) = table_with_game(&ctx.store, "playing").await;
     let committer = Committer::spawn(ctx.store.clone());
@@ -624,6 +650,7 @@ suite!(
     committer_concurrent_appends_all_land_in_order,
     committer_conflict_fails_only_its_caller,
     committer_small_batches_keep_order,
+    committer_concurrent_rooms_keep_each_games_order,
     data_survives_a_restart,
     acknowledged_moves_survive_a_killed_process,
 );

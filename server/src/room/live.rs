@@ -1,0 +1,176 @@
+//! A game in memory: its state, version, timers, the viewers' last views and the
+//! latest moves' events; rebuilt from the move log when a room loads.
+
+use std::collections::{HashMap, VecDeque};
+
+use engine::{Entry, GameRng, Seat, Viewer};
+use protocol::LoggedEvents;
+use serde_json::Value;
+use tokio::time::Instant;
+use uuid::Uuid;
+
+use crate::db::{GameRow, MoveRow};
+use crate::games::{ErasedGame, GameKind, SetupDoc};
+use crate::views::ViewJson;
+
+/// Moves whose events are kept for the game log of people who join later.
+const RECENT_EVENTS: usize = 60;
+
+pub(super) struct Timer {
+    pub(super) period: u64,
+    pub(super) deadline: Instant,
+}
+
+/// A game in progress or just finished.
+pub(super) struct Live {
+    pub(super) id: Uuid,
+    pub(super) number: i32,
+    pub(super) state: Box<dyn ErasedGame>,
+    /// Number of log entries.
+    pub(super) version: u64,
+    /// Version at which the current decision period began (see [`Live::is_stale`]).
+    pub(super) period_start: u64,
+    /// Per seat: the version right after that seat's latest own move.
+    pub(super) moved_at: Vec<u64>,
+    /// The view each connected viewer last got (at `version`).
+    pub(super) views: HashMap<Viewer, ViewJson>,
+    pub(super) timer: Option<Timer>,
+    pub(super) bot_due: Option<Instant>,
+    pub(super) bot_rng: GameRng,
+    pub(super) timeouts_in_row: Vec<u8>,
+    /// A commit failed: the log may hold more than memory; reload before the next move.
+    pub(super) dirty: bool,
+    pub(super) recent: RecentEvents,
+}
+
+/// The events of the latest moves that had any, as JSON text (smaller than
+/// `Value` trees, and already serialized for the updates).
+#[derive(Default)]
+pub(super) struct RecentEvents(VecDeque<(u64, Box<str>)>);
+
+impl RecentEvents {
+    pub(super) fn push(&mut self, version: u64, events_json: &str) {
+        if events_json == "[]" {
+            return;
+        }
+        if self.0.len() == RECENT_EVENTS {
+            self.0.pop_front();
+        }
+        self.0.push_back((version, events_json.into()));
+    }
+
+    pub(super) fn logged(&self) -> Vec<LoggedEvents> {
+        self.0
+            .iter()
+            .map(|(version, json)| LoggedEvents {
+                version: *version,
+                events: serde_json::from_str(json).unwrap_or_default(),
+            })
+            .collect()
+    }
+}
+
+/// The bots' randomness for a game with this seed (separate from the game's own).
+pub fn bot_seed(seed: u64) -> u64 {
+    seed ^ 0x9e37_79b9_7f4a_7c15
+}
+
+pub(super) fn timeout_entry(period: u64) -> Value {
+    serde_json::to_value(Entry::<()>::Timeout { period }).unwrap_or(Value::Null)
+}
+
+impl Live {
+    /// A game at `version` (its number of log entries).
+    pub(super) fn new(
+        game: &GameRow,
+        state: Box<dyn ErasedGame>,
+        setup: &SetupDoc,
+        version: u64,
+    ) -> Live {
+        let seats = usize::from(setup.seats);
+        Live {
+            id: game.id,
+            number: game.number,
+            bot_rng: GameRng::new(bot_seed(setup.seed)),
+            state,
+            version,
+            // Where the current period began is unknown after a replay: count it
+            // from here, so only moves made on the rebuilt state are accepted.
+            period_start: version,
+            moved_at: vec![0; seats],
+            views: HashMap::new(),
+            timer: None,
+            bot_due: None,
+            timeouts_in_row: vec![0; seats],
+            dirty: false,
+            recent: RecentEvents::default(),
+        }
+    }
+
+    /// A move made on `version` is stale when anything it could depend on changed
+    /// since: a new decision period began, or the same seat moved again. Other seats'
+    /// decisions in the same period (simultaneous rounds, trade answers) don't make
+    /// it stale, so players deciding at once don't refuse each other's moves; the game
+    /// itself refuses a second decision of one seat in one round.
+    pub(super) fn is_stale(&self, seat: Seat, version: u64) -> bool {
+        let own_last = self.moved_at.get(usize::from(seat)).copied().unwrap_or(0);
+        version > self.version || version < self.period_start || version < own_last
+    }
+}
+
+/// Rebuilds a running game from its log; with it, when its current decision
+/// period began (the time of the entry that started it, or of the game's start).
+pub(super) fn live_from(
+    kind: &dyn GameKind,
+    game: &GameRow,
+    moves: &[MoveRow],
+) -> Result<(Live, i64), String> {
+    let setup: SetupDoc =
+        serde_json::from_value(game.setup.clone()).map_err(|e| format!("setup: {e}"))?;
+    let entries: Vec<Value> = moves.iter().map(|m| m.entry.clone()).collect();
+    // Every entry goes through the ring, as during play, so a reloaded room keeps
+    // the same moves' events as the room it replaces.
+    let mut recent = RecentEvents::default();
+    let mut period = kind.start(&setup)?.awaiting().period;
+    let mut period_started_ms = game.started_at_ms;
+    let state = kind.replay(&setup, &entries, &mut |index, events, after| {
+        recent.push(
+            index as u64 + 1,
+            &serde_json::to_string(&events).unwrap_or_default(),
+        );
+        // A turn of several moves is one period: its timer runs from the entry
+        // that began it, not from the turn's latest move.
+        if after != period {
+            period = after;
+            period_started_ms = moves.get(index).map_or(period_started_ms, |m| m.at_ms);
+        }
+    })?;
+    let mut live = Live::new(game, state, &setup, moves.len() as u64);
+    live.recent = recent;
+    Ok((live, period_started_ms))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn recent_events_keep_the_latest_moves_with_events() {
+        let mut recent = RecentEvents::default();
+        for version in 1..=(3 * RECENT_EVENTS as u64) {
+            let events = if version % 2 == 0 {
+                "[]".to_owned()
+            } else {
+                format!(r#"[{{"n":{version}}}]"#)
+            };
+            recent.push(version, &events);
+        }
+        let logged = recent.logged();
+        assert_eq!(logged.len(), RECENT_EVENTS);
+        assert!(logged.iter().all(|l| l.version % 2 == 1));
+        let last = logged.last().expect("some events");
+        assert_eq!(last.version, 3 * RECENT_EVENTS as u64 - 1);
+        assert_eq!(last.events, vec![serde_json::json!({"n": last.version})]);
+        assert!(logged.windows(2).all(|w| w[0].version < w[1].version));
+    }
+}

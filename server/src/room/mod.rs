@@ -1,0 +1,477 @@
+//! One table: a tokio task that owns its state (an actor with a bounded inbox).
+//!
+//! Everything that changes a table goes through [`Room::run`]'s loop, one message
+//! at a time, so there are no locks. A move walks one pipeline
+//! ([`Room::on_move`] → [`Room::commit`]): is the sender seated → is it his
+//! decision → is it made on the current version → is it legal (applied to a copy)
+//! → append to the move log and wait until it is durable → only then swap in the
+//! new state → fan out one update per viewer (each spectator gets the same bytes)
+//! → acknowledge. Timers and bots feed the same pipeline.
+//!
+//! Layout: this file holds the actor (its loop, connections, inbox, unloading)
+//! and who is who at the table; `doc` the table document the store keeps and the
+//! checks over it; `names` names and chat text as the table shows them; `lobby`
+//! the client messages of the lobby (seats, host controls, chat); `live` a game
+//! in memory, rebuilt from its log; `play` starting, moving, committing and
+//! finishing; `turns` turn timers and bots; `frames` every message the room
+//! sends (welcome, table, snapshot, the fan-out of a move); `registry` the live
+//! rooms by code and the public listing.
+
+mod doc;
+mod frames;
+mod live;
+mod lobby;
+mod names;
+mod play;
+mod registry;
+mod turns;
+
+use std::collections::{HashMap, VecDeque};
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::extract::ws::Utf8Bytes;
+use engine::{Seat, Viewer};
+use protocol::{ChatLine, ClientMsg, ErrorCode, TableStatus, You};
+use tokio::sync::{Notify, mpsc, oneshot};
+use tokio::time::Instant;
+use uuid::Uuid;
+
+use crate::budget::Bucket;
+use crate::clock::now_ms;
+use crate::db::{Db, GameRow, MoveRow, TableRow};
+use crate::games::GameKind;
+use crate::metrics::Metrics;
+
+pub use doc::{MIN_TURN_SECONDS, PlayerDoc, SeatDoc, TableDoc, check_settings, status_str};
+pub use frames::{encode, error_msg};
+pub use live::bot_seed;
+use live::{Live, live_from};
+pub use names::{clean_name, unique_name};
+pub use registry::Rooms;
+
+/// The least time a recovered timer gets.
+const RECOVERED_TIMER_FLOOR: Duration = Duration::from_secs(10);
+
+/// What a room needs from the server around it.
+#[derive(Clone)]
+pub struct RoomCtx {
+    pub db: Arc<dyn Db>,
+    pub metrics: Arc<Metrics>,
+    /// Live rooms by code (a room removes itself when it unloads) and the
+    /// public listing it keeps current.
+    pub rooms: Arc<Rooms>,
+    /// Pause before a bot moves.
+    pub bot_delay: Duration,
+    /// How long a room with nobody in it and no game running stays in memory.
+    pub idle_room: Duration,
+}
+
+/// Where a connection's messages go. The queue is bounded: a connection that
+/// does not keep up is closed (it resyncs when it reconnects).
+#[derive(Clone)]
+pub struct Outbox {
+    pub tx: mpsc::Sender<Utf8Bytes>,
+    /// Tells the connection's writer to close now.
+    pub close: Arc<Notify>,
+}
+
+impl Outbox {
+    /// Queues a message; `false` when the queue is full or the connection is gone.
+    pub fn push(&self, msg: Utf8Bytes) -> bool {
+        self.tx.try_send(msg).is_ok()
+    }
+}
+
+/// A message to a room.
+pub enum RoomMsg {
+    /// A connection said `hello`. `reply` tells it whether it joined.
+    Join {
+        conn: u64,
+        token: Option<String>,
+        name: String,
+        spectator_link: bool,
+        out: Outbox,
+        reply: oneshot::Sender<bool>,
+    },
+    Client {
+        conn: u64,
+        msg: ClientMsg,
+        received: Instant,
+    },
+    Leave {
+        conn: u64,
+    },
+    /// Finish what is queued before this message, then stop.
+    Shutdown {
+        done: oneshot::Sender<()>,
+    },
+}
+
+/// A refusal: code and sentence for the client.
+type Refusal = (ErrorCode, String);
+
+fn refuse<T>(code: ErrorCode, message: &str) -> Result<T, Refusal> {
+    Err((code, message.to_owned()))
+}
+
+struct Conn {
+    out: Outbox,
+    /// Token hash of the player identity this connection holds, if any.
+    player: Option<String>,
+    /// The plain token, when this connection presented or received it.
+    token: Option<String>,
+    name: String,
+    spectator_link: bool,
+    chat: Bucket,
+}
+
+/// What a room is built from: a table row and its latest game with its log.
+pub struct RoomInit {
+    pub table: TableRow,
+    pub doc: TableDoc,
+    pub kind: Arc<dyn GameKind>,
+    pub game: Option<(GameRow, Vec<MoveRow>)>,
+}
+
+pub struct Room {
+    ctx: RoomCtx,
+    id: Uuid,
+    kind: Arc<dyn GameKind>,
+    invite_code: String,
+    spectator_code: String,
+    status: TableStatus,
+    doc: TableDoc,
+    live: Option<Live>,
+    /// Number of the latest game (0 before the first).
+    games_played: i32,
+    conns: HashMap<u64, Conn>,
+    /// Connections to close after the current fan-out (queue full).
+    doomed: Vec<u64>,
+    chat: VecDeque<ChatLine>,
+    /// When each seated player's last connection closed (by token hash), so the
+    /// table can say how long he has been gone.
+    gone_since: HashMap<String, Instant>,
+}
+
+impl Room {
+    /// Builds a room, replaying its latest game. A game that fails to replay is
+    /// an error: the table is not served rather than served wrong.
+    pub fn new(ctx: RoomCtx, init: RoomInit) -> Result<Room, String> {
+        let mut status = match init.table.status.as_str() {
+            "playing" => TableStatus::Playing,
+            "finished" => TableStatus::Finished,
+            _ => TableStatus::Lobby,
+        };
+        let mut live = None;
+        let mut games_played = 0;
+        let mut period_started_ms = None;
+        if let Some((game, moves)) = &init.game {
+            games_played = game.number;
+            let (l, started) = live_from(init.kind.as_ref(), game, moves)?;
+            // A game row without an outcome is running, whatever the table row says
+            // (the table may not have been updated before a crash); a finished one
+            // is shown unless the host took the table back to its lobby.
+            let over = l.state.outcome().is_some();
+            if !(over && status == TableStatus::Lobby) {
+                status = if over {
+                    TableStatus::Finished
+                } else {
+                    TableStatus::Playing
+                };
+                period_started_ms = Some(started);
+                live = Some(l);
+            }
+        }
+        let mut room = Room {
+            ctx,
+            id: init.table.id,
+            kind: init.kind,
+            invite_code: init.table.invite_code,
+            spectator_code: init.table.spectator_code,
+            status,
+            doc: init.doc,
+            live,
+            games_played,
+            conns: HashMap::new(),
+            doomed: Vec::new(),
+            chat: VecDeque::new(),
+            gone_since: HashMap::new(),
+        };
+        room.schedule();
+        // Timers resume with the time left when the current period started, less
+        // the time since (but at least a few seconds: a restart should not
+        // make a player lose his turn at once).
+        if let (Some(live), Some(started)) = (room.live.as_mut(), period_started_ms)
+            && let Some(timer) = live.timer.as_mut()
+        {
+            let elapsed =
+                Duration::from_millis(u64::try_from(now_ms().saturating_sub(started)).unwrap_or(0));
+            let full = timer.deadline.saturating_duration_since(Instant::now());
+            let left = full
+                .saturating_sub(elapsed)
+                .max(RECOVERED_TIMER_FLOOR.min(full));
+            timer.deadline = Instant::now() + left;
+        }
+        room.publish();
+        Ok(room)
+    }
+
+    pub fn table_id(&self) -> Uuid {
+        self.id
+    }
+
+    pub fn invite_code(&self) -> &str {
+        &self.invite_code
+    }
+
+    pub fn spectator_code(&self) -> &str {
+        &self.spectator_code
+    }
+
+    pub async fn run(mut self, mut inbox: mpsc::Receiver<RoomMsg>) {
+        let mut last_activity = Instant::now();
+        loop {
+            // Nobody here and nothing running: the room may be unloaded.
+            let idle_at = (self.conns.is_empty() && self.status != TableStatus::Playing)
+                .then(|| last_activity + self.ctx.idle_room);
+            let timer_at = self
+                .live
+                .as_ref()
+                .and_then(|l| l.timer.as_ref().map(|t| t.deadline));
+            let bot_at = self.live.as_ref().and_then(|l| l.bot_due);
+            tokio::select! {
+                biased;
+                msg = inbox.recv() => match msg {
+                    None => break,
+                    Some(RoomMsg::Shutdown { done }) => {
+                        let _ = done.send(());
+                        break;
+                    }
+                    Some(msg) => {
+                        last_activity = Instant::now();
+                        self.handle(msg).await;
+                    }
+                },
+                _ = sleep_until(bot_at), if bot_at.is_some() => self.on_bot().await,
+                _ = sleep_until(timer_at), if timer_at.is_some() => self.on_timer().await,
+                _ = sleep_until(idle_at), if idle_at.is_some() => {
+                    self.unload(&mut inbox);
+                    return;
+                }
+            }
+            self.prune();
+        }
+        for conn in self.conns.values() {
+            conn.out.close.notify_one();
+        }
+        tracing::debug!(table = %self.id, "room stopped");
+    }
+
+    /// Leaves memory: new lookups load the table from the store again. Whoever
+    /// reached the inbox meanwhile is told to reconnect.
+    fn unload(&mut self, inbox: &mut mpsc::Receiver<RoomMsg>) {
+        self.ctx.rooms.unregister(self.id);
+        self.ctx.metrics.rooms.dec();
+        self.ctx.rooms.unlist(self.id);
+        inbox.close();
+        while let Ok(msg) = inbox.try_recv() {
+            match msg {
+                RoomMsg::Join { out, reply, .. } => {
+                    out.push(error_msg(
+                        ErrorCode::TryAgain,
+                        "The table was being put away. Reconnect.",
+                        None,
+                        None,
+                    ));
+                    out.close.notify_one();
+                    let _ = reply.send(false);
+                }
+                RoomMsg::Shutdown { done } => {
+                    let _ = done.send(());
+                }
+                RoomMsg::Client { .. } | RoomMsg::Leave { .. } => {}
+            }
+        }
+        tracing::debug!(table = %self.id, "idle room unloaded");
+    }
+
+    async fn handle(&mut self, msg: RoomMsg) {
+        match msg {
+            RoomMsg::Join {
+                conn,
+                token,
+                name,
+                spectator_link,
+                out,
+                reply,
+            } => {
+                let joined = self.on_join(conn, token, name, spectator_link, out);
+                let _ = reply.send(joined);
+            }
+            RoomMsg::Leave { conn } => {
+                if let Some(c) = self.conns.remove(&conn) {
+                    let seat = self.seat_of(c.player.as_deref());
+                    let still_there =
+                        seat.is_some() && self.conns.values().any(|o| o.player == c.player);
+                    if !still_there {
+                        if let (Some(_), Some(player)) = (seat, c.player.clone()) {
+                            self.gone_since.insert(player, Instant::now());
+                        }
+                        self.broadcast_table();
+                    }
+                }
+            }
+            RoomMsg::Client {
+                conn,
+                msg,
+                received,
+            } => {
+                let move_id = match &msg {
+                    ClientMsg::Move { id, .. } => Some(*id),
+                    _ => None,
+                };
+                let result = self.on_client(conn, msg).await;
+                match result {
+                    Ok(()) => {
+                        if move_id.is_some() {
+                            self.ctx
+                                .metrics
+                                .move_seconds
+                                .observe(received.elapsed().as_secs_f64());
+                        }
+                    }
+                    Err((code, message)) => {
+                        let rule = None;
+                        self.send_err(conn, code, &message, move_id, rule);
+                    }
+                }
+            }
+            RoomMsg::Shutdown { .. } => {}
+        }
+    }
+
+    fn send_err(
+        &mut self,
+        conn: u64,
+        code: ErrorCode,
+        message: &str,
+        id: Option<u64>,
+        rule: Option<String>,
+    ) {
+        self.send(conn, error_msg(code, message, id, rule));
+    }
+
+    fn send(&mut self, conn: u64, msg: Utf8Bytes) {
+        if let Some(c) = self.conns.get(&conn)
+            && !c.out.push(msg)
+        {
+            self.doomed.push(conn);
+        }
+    }
+
+    /// Closes connections whose queue overflowed.
+    fn prune(&mut self) {
+        while !self.doomed.is_empty() {
+            let doomed = std::mem::take(&mut self.doomed);
+            let mut removed = false;
+            for id in doomed {
+                if let Some(c) = self.conns.remove(&id) {
+                    tracing::info!(table = %self.id, conn = id, "closing a connection that fell behind");
+                    c.out.close.notify_one();
+                    removed = true;
+                }
+            }
+            if removed {
+                self.broadcast_table();
+            }
+        }
+    }
+
+    fn seat_of(&self, player: Option<&str>) -> Option<Seat> {
+        let player = player?;
+        self.doc
+            .seats
+            .iter()
+            .position(|s| matches!(s, SeatDoc::Human { token_hash, .. } if token_hash == player))
+            .and_then(|i| Seat::try_from(i).ok())
+    }
+
+    fn player_name(&self, hash: &str) -> Option<String> {
+        self.doc
+            .players
+            .iter()
+            .find(|p| p.token_hash == hash)
+            .map(|p| p.name.clone())
+    }
+
+    fn viewer_of(&self, conn: &Conn) -> Viewer {
+        match (self.live.is_some(), self.seat_of(conn.player.as_deref())) {
+            (true, Some(seat)) => Viewer::Seat(seat),
+            _ => Viewer::Spectator,
+        }
+    }
+
+    fn you(&self, conn: &Conn) -> You {
+        You {
+            token: conn.token.clone(),
+            seat: self.seat_of(conn.player.as_deref()),
+            is_host: conn.player.as_deref() == Some(self.doc.host.as_str()),
+            name: conn.name.clone(),
+        }
+    }
+
+    fn conn_player(&self, conn: u64) -> Option<String> {
+        self.conns.get(&conn).and_then(|c| c.player.clone())
+    }
+
+    fn require_seat(&self, conn: u64) -> Result<Seat, Refusal> {
+        self.seat_of(self.conn_player(conn).as_deref()).ok_or((
+            ErrorCode::NotSeated,
+            "You do not hold a seat at this table.".to_owned(),
+        ))
+    }
+
+    fn require_host(&self, conn: u64) -> Result<(), Refusal> {
+        if self.conn_player(conn).as_deref() == Some(self.doc.host.as_str()) {
+            Ok(())
+        } else {
+            refuse(ErrorCode::NotHost, "Only the host may do that.")
+        }
+    }
+
+    fn require_finished(&self) -> Result<(), Refusal> {
+        if self.status == TableStatus::Finished {
+            Ok(())
+        } else {
+            refuse(ErrorCode::WrongStatus, "The game is not over yet.")
+        }
+    }
+
+    fn require_lobby(&self) -> Result<(), Refusal> {
+        if self.status == TableStatus::Lobby {
+            Ok(())
+        } else {
+            refuse(
+                ErrorCode::WrongStatus,
+                "That is only possible before the game starts.",
+            )
+        }
+    }
+
+    fn seat_index(&self, seat: Seat) -> Result<usize, Refusal> {
+        let i = usize::from(seat);
+        if i < self.doc.seats.len() {
+            Ok(i)
+        } else {
+            refuse(ErrorCode::NoSuchSeat, "There is no seat with that number.")
+        }
+    }
+}
+
+async fn sleep_until(at: Option<Instant>) {
+    match at {
+        Some(at) => tokio::time::sleep_until(at).await,
+        None => std::future::pending().await,
+    }
+}

@@ -1,0 +1,315 @@
+//! The game at a table: starting one, the move pipeline (seated → his decision →
+//! current version → legal → durable → swapped in → fanned out), away streaks,
+//! and the end of a game.
+
+use engine::{BotLevel, Outcome, Seat};
+use protocol::{ErrorCode, ServerMsg, TableStatus};
+use serde_json::Value;
+use tokio::time::Instant;
+use uuid::Uuid;
+
+use super::live::{Live, live_from};
+use super::{Refusal, Room, SeatDoc, encode, now_ms, refuse};
+use crate::db::{GameRow, MoveRow};
+use crate::games::{Applied, MoveError, SetupDoc};
+
+/// A seat that timed out this many turns in a row is marked away.
+const AWAY_AFTER: u8 = 3;
+
+impl Room {
+    pub(super) async fn start_game(&mut self) -> Result<(), Refusal> {
+        if self.doc.seats.contains(&SeatDoc::Empty) {
+            return refuse(
+                ErrorCode::BadSettings,
+                "Every seat needs a player or a bot.",
+            );
+        }
+        self.check_settings(&self.doc.settings.clone())?;
+        let names = self
+            .doc
+            .seats
+            .iter()
+            .map(|s| match s {
+                SeatDoc::Human { token_hash, .. } => {
+                    self.player_name(token_hash).unwrap_or_default()
+                }
+                SeatDoc::Bot { level } => format!("Bot ({})", level_name(*level)),
+                SeatDoc::Empty => String::new(),
+            })
+            .collect();
+        let setup = SetupDoc {
+            seats: self.doc.settings.seats,
+            seed: random_seed(),
+            options: self.doc.settings.options.clone(),
+            first_seat: None,
+            names,
+        };
+        let state = self
+            .kind
+            .start(&setup)
+            .map_err(|message| (ErrorCode::BadSettings, message))?;
+        let row = GameRow {
+            id: Uuid::new_v4(),
+            table_id: self.id,
+            number: self.games_played + 1,
+            setup: serde_json::to_value(&setup).unwrap_or(Value::Null),
+            started_at_ms: now_ms(),
+            outcome: None,
+        };
+        if let Err(e) = self.ctx.db.insert_game(&row).await {
+            tracing::warn!(table = %self.id, error = %e, "starting a game failed");
+            return refuse(
+                ErrorCode::TryAgain,
+                "The server could not start the game. Try again.",
+            );
+        }
+        let mut doc = self.doc.clone();
+        for s in doc.seats.iter_mut() {
+            if let SeatDoc::Human { away, .. } = s {
+                *away = false;
+            }
+        }
+        if self.save(doc, TableStatus::Playing).await.is_err() {
+            // The game row is written; a game without an outcome counts as running
+            // after a restart, so carry on.
+            self.status = TableStatus::Playing;
+        }
+        self.games_played = row.number;
+        self.live = Some(Live::new(&row, state, &setup, 0));
+        tracing::info!(table = %self.id, game = %row.id, number = row.number, "game started");
+        self.schedule();
+        self.broadcast_table();
+        let ids: Vec<u64> = self.conns.keys().copied().collect();
+        for id in ids {
+            self.welcome(id);
+            if let Some(snap) = self.snapshot_for(id) {
+                self.send(id, snap);
+            }
+        }
+        Ok(())
+    }
+
+    // ----- the move pipeline -----
+
+    pub(super) async fn on_move(
+        &mut self,
+        conn: u64,
+        id: u64,
+        version: u64,
+        mv: Value,
+    ) -> Result<(), Refusal> {
+        if self.live.is_none() || self.status != TableStatus::Playing {
+            return refuse(ErrorCode::WrongStatus, "No game is running.");
+        }
+        let seat = self.require_seat(conn)?;
+        self.ensure_fresh().await?;
+        let Some(live) = self.live.as_ref() else {
+            return Ok(());
+        };
+        // A stale move is stale whatever else is true of it: the client must look at
+        // the game again (resync) before deciding.
+        if live.is_stale(seat, version) {
+            return refuse(
+                ErrorCode::StaleVersion,
+                &format!(
+                    "That move was made on version {version} but the game is at version {}. Nothing was applied.",
+                    live.version
+                ),
+            );
+        }
+        if !live.state.awaiting().includes(seat) {
+            return refuse(ErrorCode::NotYourTurn, "It is not your turn to decide.");
+        }
+        let applied = match live.state.try_move(seat, &mv) {
+            Ok(a) => a,
+            Err(MoveError::BadMove(message)) => return refuse(ErrorCode::BadMove, &message),
+            Err(MoveError::Illegal(illegal)) => {
+                self.send_err(
+                    conn,
+                    ErrorCode::IllegalMove,
+                    &illegal.message,
+                    Some(id),
+                    Some(illegal.code.to_owned()),
+                );
+                return Ok(());
+            }
+        };
+        self.commit(applied, Some(seat)).await?;
+        let version = self.live.as_ref().map_or(0, |l| l.version);
+        self.send(conn, encode(&ServerMsg::MoveOk { id, version }));
+        Ok(())
+    }
+
+    /// Reloads the game from the log after a failed commit (the commit may have
+    /// landed even though it reported an error).
+    pub(super) async fn ensure_fresh(&mut self) -> Result<(), Refusal> {
+        if !self.live.as_ref().is_some_and(|l| l.dirty) {
+            return Ok(());
+        }
+        let loaded = self.ctx.db.latest_game(self.id).await;
+        let (game, moves) = match loaded {
+            Ok(Some(x)) => x,
+            Ok(None) => {
+                return refuse(
+                    ErrorCode::TryAgain,
+                    "The game could not be loaded. Try again.",
+                );
+            }
+            Err(e) => {
+                tracing::warn!(table = %self.id, error = %e, "reloading the game failed");
+                return refuse(
+                    ErrorCode::TryAgain,
+                    "The server could not reach its store. Try again.",
+                );
+            }
+        };
+        let (live, _) = live_from(self.kind.as_ref(), &game, &moves).map_err(|e| {
+            tracing::error!(table = %self.id, error = %e, "the move log does not replay");
+            (
+                ErrorCode::TryAgain,
+                "The game could not be loaded. Try again.".to_owned(),
+            )
+        })?;
+        let changed = self.live.as_ref().map(|l| l.version) != Some(live.version);
+        self.live = Some(live);
+        self.schedule();
+        if changed {
+            let ids: Vec<u64> = self.conns.keys().copied().collect();
+            for id in ids {
+                if let Some(snap) = self.snapshot_for(id) {
+                    self.send(id, snap);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Persists an applied entry, then makes it current and tells everyone.
+    /// On a store error nothing changes in memory.
+    pub(super) async fn commit(
+        &mut self,
+        applied: Applied,
+        mover: Option<Seat>,
+    ) -> Result<(), Refusal> {
+        let Some(live) = self.live.as_mut() else {
+            return Ok(());
+        };
+        let row = MoveRow {
+            game_id: live.id,
+            seq: i64::try_from(live.version).unwrap_or(i64::MAX),
+            entry: applied.entry,
+            at_ms: now_ms(),
+        };
+        let started = Instant::now();
+        if let Err(e) = self.ctx.db.append(row).await {
+            tracing::warn!(table = %self.id, error = %e, "committing a move failed");
+            live.dirty = true;
+            return refuse(
+                ErrorCode::TryAgain,
+                "The server could not save that move; nothing was applied. Try again.",
+            );
+        }
+        self.ctx
+            .metrics
+            .commit_seconds
+            .observe(started.elapsed().as_secs_f64());
+        self.ctx.metrics.moves.inc();
+        let previous = live.state.awaiting();
+        live.state = applied.state;
+        live.version += 1;
+        if live.state.awaiting().period != previous.period {
+            live.period_start = live.version;
+        }
+        if let Some(slot) = mover.and_then(|seat| live.moved_at.get_mut(usize::from(seat))) {
+            *slot = live.version;
+        }
+        let outcome = live.state.outcome();
+
+        // Timeout streaks (ruling O1): a seat's own move ends its streak.
+        let mut away_changed = Vec::new();
+        match mover {
+            Some(seat) => {
+                if let Some(n) = live.timeouts_in_row.get_mut(usize::from(seat)) {
+                    *n = 0;
+                }
+                if let Some(SeatDoc::Human { away: true, .. }) =
+                    self.doc.seats.get(usize::from(seat))
+                {
+                    away_changed.push((seat, false));
+                }
+            }
+            None => {
+                for &seat in &previous.seats {
+                    if let Some(n) = live.timeouts_in_row.get_mut(usize::from(seat)) {
+                        *n = n.saturating_add(1);
+                        if *n >= AWAY_AFTER
+                            && matches!(
+                                self.doc.seats.get(usize::from(seat)),
+                                Some(SeatDoc::Human { away: false, .. })
+                            )
+                        {
+                            away_changed.push((seat, true));
+                        }
+                    }
+                }
+            }
+        }
+
+        self.schedule();
+        self.fan_out(&applied.events, outcome.clone());
+
+        if !away_changed.is_empty() {
+            let mut doc = self.doc.clone();
+            for (seat, now_away) in away_changed {
+                if let Some(SeatDoc::Human { away, .. }) = doc.seats.get_mut(usize::from(seat)) {
+                    *away = now_away;
+                }
+            }
+            // Best effort: the flag is advisory and rebuilt by later timeouts.
+            if self.save_doc(doc).await.is_err() {
+                tracing::warn!(table = %self.id, "could not save away flags");
+            }
+            self.broadcast_table();
+        }
+        if let Some(outcome) = outcome {
+            self.finish(outcome).await;
+        }
+        Ok(())
+    }
+
+    pub(super) async fn finish(&mut self, outcome: Outcome) {
+        let Some(live) = self.live.as_mut() else {
+            return;
+        };
+        live.timer = None;
+        live.bot_due = None;
+        let game_id = live.id;
+        let number = live.number;
+        let value = serde_json::to_value(&outcome).unwrap_or(Value::Null);
+        if let Err(e) = self.ctx.db.finish_game(game_id, &value).await {
+            // The outcome follows from the log; a restart recomputes it.
+            tracing::warn!(table = %self.id, error = %e, "saving the outcome failed");
+        }
+        if self
+            .save(self.doc.clone(), TableStatus::Finished)
+            .await
+            .is_err()
+        {
+            self.status = TableStatus::Finished;
+        }
+        tracing::info!(table = %self.id, game = %game_id, number, "game finished");
+        self.broadcast_table();
+    }
+}
+
+pub(super) fn level_name(level: BotLevel) -> &'static str {
+    match level {
+        BotLevel::Random => "random",
+        BotLevel::Greedy => "greedy",
+    }
+}
+
+pub(super) fn random_seed() -> u64 {
+    let b = Uuid::new_v4().into_bytes();
+    u64::from_le_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[9], b[10]])
+}
