@@ -38,12 +38,12 @@ pub struct Trade {
     pub answers: Vec<Option<Vec<u8>>>,
 }
 
-/// The whole game state. Equal states compare equal, RNG included.
+/// The whole game state. Equal states compare equal. The shuffle happens in
+/// [`BigCity::new`]; nothing later is random, so the state keeps no RNG.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BigCity {
     pub(crate) seats: u8,
     pub(crate) options: Options,
-    pub(crate) rng: GameRng,
     pub(crate) first_seat: u8,
     pub(crate) map: CityMap,
     /// Per property number: index + 1 of the building covering it, 0 when free.
@@ -294,7 +294,7 @@ pub fn hand_size(seats: u8) -> usize {
 }
 
 /// The starting set of neighborhoods and the placing order (F1).
-fn starting_round(seats: u8, first: u8) -> (Vec<u8>, Vec<u8>) {
+pub(crate) fn starting_round(seats: u8, first: u8) -> (Vec<u8>, Vec<u8>) {
     let set: Vec<u8> = match seats {
         2 | 4 => vec![2, 3, 4, 5],
         3 => vec![2, 3, 4],
@@ -348,7 +348,6 @@ impl BigCity {
         let mut g = BigCity {
             seats,
             options: setup.options.clone(),
-            rng,
             first_seat,
             map: CityMap::starting(),
             cover: [0; 90],

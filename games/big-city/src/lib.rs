@@ -13,6 +13,8 @@
 //! - `moves`: listing every legal move of the current decision.
 //! - `view`: per-viewer views without hidden information.
 //! - `bots`: random and greedy computer players.
+//! - [`position`]: the text position format, its loader ([`BigCity::from_position`])
+//!   and writer ([`BigCity::to_position`]).
 //!
 //! A turn is a sequence of small moves: optional `discard_useless` moves, one action
 //! (`build`, `streetcar` [+ `streetcar` or `done`], `place_neighborhood`,
@@ -23,14 +25,14 @@ mod game;
 pub mod geometry;
 mod moves;
 pub mod pieces;
+pub mod position;
 #[cfg(test)]
 mod props;
-#[cfg(test)]
-mod rulings;
 mod view;
 pub mod wire;
 
 pub use game::{BigCity, Surroundings, hand_size, score};
+pub use position::{Position, PositionError};
 pub use wire::*;
 
 use engine::{
