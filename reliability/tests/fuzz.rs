@@ -16,17 +16,17 @@
 
 #![allow(clippy::unwrap_used)]
 
-use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
 use engine::{BotLevel, Game, GameRng, Seat, Setup, Viewer};
-use futures_util::{SinkExt, StreamExt};
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;
 use protocol::ClientMsg;
 use serde_json::{Value, json};
-use tokio_tungstenite::tungstenite::Message;
+use testkit::Client;
+use testkit::client::Message;
+use testkit::server::TestServer;
 
 fn cases() -> u32 {
     std::env::var("CITYTABLE_FUZZ_CASES")
@@ -471,115 +471,32 @@ proptest! {
 
 // ----- a live server -----
 
-struct Live {
-    addr: SocketAddr,
-    server: tokio::task::JoinHandle<()>,
-}
-
-async fn live() -> Live {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    let db: Arc<dyn server::db::Db> = Arc::new(server::db::MemDb::default());
-    let config = server::Config {
-        bot_delay: Duration::ZERO,
-        ..server::Config::default()
-    };
-    let server = tokio::spawn(async move {
-        server::serve(listener, db, config, std::future::pending())
-            .await
-            .unwrap();
-    });
-    Live { addr, server }
-}
-
-type Ws =
-    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
-
-async fn ws(addr: SocketAddr, code: &str) -> Ws {
-    tokio_tungstenite::connect_async(format!("ws://{addr}/ws/{code}"))
-        .await
-        .unwrap()
-        .0
-}
-
-/// The next JSON message, `None` when closed or quiet for `wait`.
-async fn next(ws: &mut Ws, wait: Duration) -> Option<Value> {
-    loop {
-        match tokio::time::timeout(wait, ws.next()).await {
-            Ok(Some(Ok(Message::Text(t)))) => return serde_json::from_str(t.as_str()).ok(),
-            Ok(Some(Ok(Message::Close(_)))) | Ok(None) | Ok(Some(Err(_))) | Err(_) => return None,
-            Ok(Some(Ok(_))) => continue,
-        }
-    }
-}
-
-async fn until(ws: &mut Ws, ty: &str) -> Value {
-    loop {
-        let m = next(ws, Duration::from_secs(10))
-            .await
-            .unwrap_or_else(|| panic!("waiting for {ty}: closed or silent"));
-        if m["type"] == ty {
-            return m;
-        }
-    }
-}
-
-async fn post(addr: SocketAddr, path: &str, body: &Value) -> Value {
-    use tokio::io::{AsyncReadExt, AsyncWriteExt};
-    let mut s = tokio::net::TcpStream::connect(addr).await.unwrap();
-    let body = body.to_string();
-    let req = format!(
-        "POST {path} HTTP/1.1\r\nhost: t\r\nconnection: close\r\ncontent-type: application/json\r\ncontent-length: {}\r\n\r\n{body}",
-        body.len()
-    );
-    s.write_all(req.as_bytes()).await.unwrap();
-    let mut buf = Vec::new();
-    s.read_to_end(&mut buf).await.unwrap();
-    let text = String::from_utf8_lossy(&buf).to_string();
-    let (_, body) = text.split_once("\r\n\r\n").unwrap();
-    serde_json::from_str(body).unwrap()
+/// A server in process on a memory store.
+async fn live() -> TestServer {
+    TestServer::start_with(
+        || async { Arc::new(server::db::MemDb::default()) as Arc<dyn server::db::Db> },
+        false,
+    )
+    .await
 }
 
 /// A tic-tac-toe table with the host in seat 0 and a bot in seat 1, started.
-async fn table(addr: SocketAddr) -> (String, String) {
-    let created = post(
-        addr,
-        "/api/tables",
-        &json!({"game": "tic-tac-toe", "name": "Ana",
-                "settings": {"seats": 2, "options": {}, "spectators_allowed": true, "public": false}}),
-    )
-    .await;
-    let invite = created["invite_code"].as_str().unwrap().to_owned();
-    let token = created["token"].as_str().unwrap().to_owned();
-    let mut host = ws(addr, &invite).await;
-    host.send(Message::text(
-        json!({"type": "hello", "name": "Ana", "token": token}).to_string(),
-    ))
-    .await
-    .unwrap();
-    until(&mut host, "welcome").await;
-    host.send(Message::text(
-        json!({"type": "add_bot", "seat": 1, "level": "random"}).to_string(),
-    ))
-    .await
-    .unwrap();
-    host.send(Message::text(json!({"type": "start"}).to_string()))
-        .await
-        .unwrap();
-    until(&mut host, "snapshot").await;
+async fn table(srv: &TestServer) -> (String, String) {
+    let (invite, _, token) = srv.create_table("tic-tac-toe", 2, false).await;
+    let mut host = srv.join(&invite, "Ana", Some(&token)).await;
+    host.send(&json!({"type": "add_bot", "seat": 1, "level": "random"}))
+        .await;
+    host.send(&json!({"type": "start"})).await;
+    host.recv_type("snapshot").await;
     (invite, token)
 }
 
 /// Joins as the host and plays one legal move; returns its `move_ok`.
-async fn legal_move_applies(addr: SocketAddr, invite: &str, token: &str) -> Value {
-    let mut c = ws(addr, invite).await;
-    c.send(Message::text(
-        json!({"type": "hello", "name": "Ana", "token": token}).to_string(),
-    ))
-    .await
-    .unwrap();
+async fn legal_move_applies(srv: &TestServer, invite: &str, token: &str) -> Value {
+    let mut c = Client::connect(&srv.ws_url(invite)).await;
+    c.hello("Ana", Some(token)).await;
     loop {
-        let snap = until(&mut c, "snapshot").await;
+        let snap = c.recv_type("snapshot").await;
         let version = snap["game"]["version"].as_u64().unwrap();
         if !snap["game"]["awaiting"]["seats"]
             .as_array()
@@ -588,25 +505,16 @@ async fn legal_move_applies(addr: SocketAddr, invite: &str, token: &str) -> Valu
         {
             // The bot moves first: wait for it.
             tokio::time::sleep(Duration::from_millis(50)).await;
-            c.send(Message::text(json!({"type": "resync"}).to_string()))
-                .await
-                .unwrap();
+            c.send(&json!({"type": "resync"})).await;
             continue;
         }
-        c.send(Message::text(json!({"type": "legal_moves"}).to_string()))
-            .await
-            .unwrap();
-        let legal = until(&mut c, "legal_moves").await;
+        c.send(&json!({"type": "legal_moves"})).await;
+        let legal = c.recv_type("legal_moves").await;
         let mv = legal["moves"][0].clone();
-        c.send(Message::text(
-            json!({"type": "move", "id": 99, "version": version, "mv": mv}).to_string(),
-        ))
-        .await
-        .unwrap();
+        c.send(&json!({"type": "move", "id": 99, "version": version, "mv": mv}))
+            .await;
         loop {
-            let m = next(&mut c, Duration::from_secs(10))
-                .await
-                .expect("an answer");
+            let m = c.recv().await;
             if m["type"] == "move_ok" {
                 return m;
             }
@@ -619,15 +527,9 @@ async fn legal_move_applies(addr: SocketAddr, invite: &str, token: &str) -> Valu
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn socket_adversarial_frames_get_their_errors() {
-    let srv = live().await;
-    let (invite, token) = table(srv.addr).await;
-    let mut c = ws(srv.addr, &invite).await;
-    c.send(Message::text(
-        json!({"type": "hello", "name": "Ana", "token": &token}).to_string(),
-    ))
-    .await
-    .unwrap();
-    until(&mut c, "welcome").await;
+    let mut srv = live().await;
+    let (invite, token) = table(&srv).await;
+    let mut c = srv.join(&invite, "Ana", Some(&token)).await;
     let cases: Vec<(Message, &str)> = vec![
         (Message::text("not json"), "bad_message"),
         (Message::text(""), "bad_message"),
@@ -688,26 +590,26 @@ async fn socket_adversarial_frames_get_their_errors() {
     ];
     let n = cases.len();
     for (frame, code) in cases {
-        c.send(frame).await.unwrap();
-        let m = until(&mut c, "error").await;
+        c.send_frame(frame).await;
+        let m = c.recv_type("error").await;
         assert_eq!(m["code"], code, "{m}");
         assert!(m["message"].as_str().is_some_and(|s| !s.is_empty()));
         tokio::time::sleep(Duration::from_millis(60)).await;
     }
     // Over 64 KiB: refused and closed; far over: cut by the WebSocket layer.
-    c.send(Message::text("x".repeat(70 * 1024))).await.unwrap();
-    assert_eq!(until(&mut c, "error").await["code"], "frame_too_large");
+    c.send_frame(Message::text("x".repeat(70 * 1024))).await;
+    assert_eq!(c.recv_type("error").await["code"], "frame_too_large");
     assert!(
-        next(&mut c, Duration::from_secs(5)).await.is_none(),
+        c.next_within(Duration::from_secs(5)).await.is_err(),
         "closed"
     );
-    let mut big = ws(srv.addr, &invite).await;
-    let _ = big.send(Message::text("y".repeat(2 << 20))).await;
-    let _ = next(&mut big, Duration::from_secs(5)).await;
+    let mut big = Client::connect(&srv.ws_url(&invite)).await;
+    let _ = big.try_send_frame(Message::text("y".repeat(2 << 20))).await;
+    let _ = big.next_within(Duration::from_secs(5)).await;
     // The room keeps working.
-    let ok = legal_move_applies(srv.addr, &invite, &token).await;
+    let ok = legal_move_applies(&srv, &invite, &token).await;
     assert_eq!(ok["id"], 99);
-    assert!(!srv.server.is_finished(), "the server is still up");
+    assert!(srv.is_up(), "the server is still up");
     eprintln!(
         "socket: {n} adversarial frames answered with their codes, then a legal move applied"
     );
@@ -715,28 +617,19 @@ async fn socket_adversarial_frames_get_their_errors() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn socket_floods_of_messages_and_connections() {
-    let srv = live().await;
-    let (invite, token) = table(srv.addr).await;
+    let mut srv = live().await;
+    let (invite, token) = table(&srv).await;
     // A message flood: rate limited, then cut off.
-    let mut f = ws(srv.addr, &invite).await;
-    f.send(Message::text(
-        json!({"type": "hello", "name": "Flo"}).to_string(),
-    ))
-    .await
-    .unwrap();
-    until(&mut f, "welcome").await;
+    let mut f = srv.join(&invite, "Flo", None).await;
     let mut sent = 0;
     for _ in 0..600 {
-        if f.send(Message::text(json!({"type": "resync"}).to_string()))
-            .await
-            .is_err()
-        {
+        if !f.try_send(&json!({"type": "resync"})).await {
             break;
         }
         sent += 1;
     }
     let mut limited = 0;
-    while let Some(m) = next(&mut f, Duration::from_secs(5)).await {
+    while let Ok(m) = f.next_within(Duration::from_secs(5)).await {
         if m["code"] == "rate_limited" {
             limited += 1;
         }
@@ -748,26 +641,25 @@ async fn socket_floods_of_messages_and_connections() {
     let mut conns = Vec::new();
     let mut refused = 0;
     for i in 0..limit + 44 {
-        match tokio_tungstenite::connect_async(format!("ws://{}/ws/{invite}", srv.addr)).await {
-            Ok((mut c, _)) => {
-                c.send(Message::text(
-                    json!({"type": "hello", "name": format!("v{i}")}).to_string(),
-                ))
-                .await
-                .unwrap();
+        match Client::open(srv.ws_url(&invite)).await {
+            Ok(mut c) => {
+                c.hello(&format!("v{i}"), None).await;
                 conns.push(c);
             }
-            Err(tokio_tungstenite::tungstenite::Error::Http(r)) => {
-                assert_eq!(r.status(), 429);
+            Err(refused_by) => {
+                assert_eq!(
+                    refused_by.status(),
+                    Some(429),
+                    "connection {i}: {refused_by:?}"
+                );
                 refused += 1;
             }
-            Err(e) => panic!("connection {i}: {e}"),
         }
     }
     assert!(refused >= 44, "only {refused} connections refused");
     assert!(conns.len() <= limit && conns.len() + 1 >= limit);
     for c in conns.iter_mut() {
-        until(c, "welcome").await;
+        c.recv_type("welcome").await;
     }
     // Randomly generated frames from one of them: each gets an answer, none kills the room.
     let mut runner = proptest::test_runner::TestRunner::deterministic();
@@ -776,8 +668,8 @@ async fn socket_floods_of_messages_and_connections() {
     let mut answered = 0;
     for _ in 0..cases() {
         let v = strategy.new_tree(&mut runner).unwrap().current();
-        c.send(Message::text(v.to_string())).await.unwrap();
-        if next(c, Duration::from_secs(10)).await.is_some() {
+        c.send(&v).await;
+        if c.next_within(Duration::from_secs(10)).await.is_ok() {
             answered += 1;
         }
         tokio::time::sleep(Duration::from_millis(55)).await;
@@ -787,19 +679,16 @@ async fn socket_floods_of_messages_and_connections() {
     }
     // The server frees a dropped socket's place when it notices the drop.
     let deadline = std::time::Instant::now() + Duration::from_secs(10);
-    while tokio_tungstenite::connect_async(format!("ws://{}/ws/{invite}", srv.addr))
-        .await
-        .is_err()
-    {
+    while Client::open(srv.ws_url(&invite)).await.is_err() {
         assert!(
             std::time::Instant::now() < deadline,
             "closed connections keep their places"
         );
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
-    let ok = legal_move_applies(srv.addr, &invite, &token).await;
+    let ok = legal_move_applies(&srv, &invite, &token).await;
     assert_eq!(ok["type"], "move_ok");
-    assert!(!srv.server.is_finished());
+    assert!(srv.is_up());
     eprintln!(
         "floods: {sent} messages sent in a burst, {limited} rate_limited answers, {} connections served and {refused} refused, {answered} random frames answered; a legal move applied afterwards",
         limit + 44 - refused

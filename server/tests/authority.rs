@@ -6,13 +6,12 @@
 
 #![allow(clippy::unwrap_used)]
 
-mod proc;
-
 use std::collections::HashSet;
-use std::sync::{Arc, Mutex};
 
-use proc::{Client, Fresh, Proc};
 use serde_json::{Value, json};
+use testkit::http::{create_table, http};
+use testkit::process::Launch;
+use testkit::{Client, Rng, TestDb, citytable_bin};
 
 const ALPHABET: &[u8] = b"abcdefghijkmnpqrstuvwxyz23456789";
 
@@ -59,7 +58,7 @@ fn codes_carry_enough_randomness() {
     eprintln!("codes: {n} codes distinct, 100 fair bits each; tokens 240 bits");
 }
 
-fn random_code(rng: &mut proc::Rng) -> String {
+fn random_code(rng: &mut Rng) -> String {
     (0..20)
         .map(|_| char::from(ALPHABET[rng.below(32) as usize]))
         .collect()
@@ -67,26 +66,25 @@ fn random_code(rng: &mut proc::Rng) -> String {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn guessing_codes_is_refused_then_slowed_never_locking_out() {
-    let db = Fresh::sqlite();
-    let log = Arc::new(Mutex::new(Vec::new()));
-    let srv = Proc::start(&db.dir, None, proc::free_port(), 0, log).await;
-    let (invite, _, _) = proc::create_table(
+    let db = TestDb::sqlite();
+    let srv = Launch::new(citytable_bin!(), &db.dir).start().await;
+    let (invite, _, _) = create_table(
         srv.addr,
         &json!({"game": "tic-tac-toe", "name": "Ana",
                 "settings": {"seats": 2, "options": {}, "spectators_allowed": true, "public": false}}),
     )
     .await;
     // A private table is not listed.
-    let (status, list) = proc::http(srv.addr, "GET", "/api/tables", None).await;
+    let (status, list) = http(srv.addr, "GET", "/api/tables", None).await;
     assert_eq!(status, 200);
     assert!(
         !list.to_string().contains(&invite),
         "a private table is never listed"
     );
-    let (status, info) = proc::http(srv.addr, "GET", &format!("/api/tables/{invite}"), None).await;
+    let (status, info) = http(srv.addr, "GET", &format!("/api/tables/{invite}"), None).await;
     assert_eq!((status, info["game"].as_str()), (200, Some("tic-tac-toe")));
 
-    let mut rng = proc::Rng::new(0xc0de);
+    let mut rng = Rng::new(0xc0de);
     let slowed = |text: &str| -> u64 {
         text.lines()
             .find_map(|l| l.strip_prefix("citytable_slowed_lookups_total "))
@@ -103,13 +101,13 @@ async fn guessing_codes_is_refused_then_slowed_never_locking_out() {
         } else {
             format!("/api/tables/{code}/record")
         };
-        let (status, body) = proc::http(srv.addr, "GET", &path, None).await;
+        let (status, body) = http(srv.addr, "GET", &path, None).await;
         assert_eq!(
             (status, body["code"].as_str()),
             (404, Some("no_such_table"))
         );
         misses += 1;
-        let (_, metrics) = proc::http(srv.addr, "GET", "/metrics", None).await;
+        let (_, metrics) = http(srv.addr, "GET", "/metrics", None).await;
         if slowed(metrics.as_str().unwrap_or_default()) > 0 {
             break misses;
         }
@@ -117,21 +115,17 @@ async fn guessing_codes_is_refused_then_slowed_never_locking_out() {
     };
     assert!(limited >= 10, "a few typos are allowed ({limited})");
     // A wrong code on the socket is refused as well, and slowed too.
-    let ws = tokio_tungstenite::connect_async(srv.ws_url(&random_code(&mut rng))).await;
-    match ws {
-        Err(tokio_tungstenite::tungstenite::Error::Http(r)) => assert_eq!(r.status(), 404),
-        other => panic!(
-            "expected 404 before the upgrade, got {:?}",
-            other.map(|_| ())
-        ),
+    match Client::open(srv.ws_url(&random_code(&mut rng))).await {
+        Err(refused) => assert_eq!(refused.status(), Some(404), "{refused:?}"),
+        Ok(_) => panic!("expected 404 before the upgrade, got a socket"),
     }
-    let (_, metrics) = proc::http(srv.addr, "GET", "/metrics", None).await;
+    let (_, metrics) = http(srv.addr, "GET", "/metrics", None).await;
     assert!(slowed(metrics.as_str().unwrap_or_default()) >= 2);
     // A right code from the same address is still answered, over HTTP and the
     // socket: a guesser behind a shared address locks nobody out.
-    let (status, _) = proc::http(srv.addr, "GET", &format!("/api/tables/{invite}"), None).await;
+    let (status, _) = http(srv.addr, "GET", &format!("/api/tables/{invite}"), None).await;
     assert_eq!(status, 200);
-    let (ws, _) = tokio_tungstenite::connect_async(srv.ws_url(&invite))
+    let ws = Client::open(srv.ws_url(&invite))
         .await
         .expect("a right code opens its socket");
     drop(ws);
@@ -149,16 +143,15 @@ async fn error_code(c: &mut Client, msg: Value) -> String {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn seats_hosts_and_tokens_are_guarded() {
-    let db = Fresh::sqlite();
-    let log = Arc::new(Mutex::new(Vec::new()));
-    let srv = Proc::start(&db.dir, None, proc::free_port(), 0, log).await;
+    let db = TestDb::sqlite();
+    let srv = Launch::new(citytable_bin!(), &db.dir).start().await;
     let settings = json!({"seats": 2, "options": {}, "spectators_allowed": true, "public": false});
-    let (invite, spectate, host_token) = proc::create_table(
+    let (invite, spectate, host_token) = create_table(
         srv.addr,
         &json!({"game": "tic-tac-toe", "name": "Ana", "settings": settings}),
     )
     .await;
-    let (invite2, spectate2, host2_token) = proc::create_table(
+    let (invite2, spectate2, host2_token) = create_table(
         srv.addr,
         &json!({"game": "tic-tac-toe", "name": "Cy", "settings": settings}),
     )

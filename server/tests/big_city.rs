@@ -4,20 +4,19 @@
 
 #![allow(clippy::unwrap_used)]
 
-mod support;
-
 use std::sync::{Arc, Mutex};
 
 use big_city::BigCity;
 use engine::{BotLevel, Setup};
 use serde_json::{Value, json};
-use support::{Client, TestDb, TestServer};
+use testkit::client::GameView;
+use testkit::server::TestServer;
+use testkit::{Client, TestDb, both_stores};
 
 /// What one recipient has seen, rebuilt from snapshots and patches.
 #[derive(Default)]
 struct Seen {
-    view: Value,
-    version: u64,
+    game: GameView,
     raw: Vec<String>,
     updates: usize,
 }
@@ -54,22 +53,19 @@ fn watch(client: &mut Client, viewer: Option<u64>) -> Arc<Mutex<Seen>> {
         seen.raw.push(raw.to_owned());
         match msg["type"].as_str() {
             Some("snapshot") => {
-                seen.view = msg["game"]["view"].clone();
-                seen.version = msg["game"]["version"].as_u64().unwrap();
+                seen.game = GameView::from_snapshot(&msg["game"]).unwrap();
             }
             Some("update") => {
-                let version = msg["version"].as_u64().unwrap();
-                assert_eq!(version, seen.version + 1, "no update missed");
-                let patch: json_patch::Patch =
-                    serde_json::from_value(msg["patch"].clone()).expect("patch");
-                json_patch::patch(&mut seen.view, &patch).expect("patch applies");
-                seen.version = version;
+                // No update missed, and each applies.
+                seen.game
+                    .apply_update(msg)
+                    .unwrap_or_else(|e| panic!("{e}"));
                 seen.updates += 1;
             }
             Some("legal_moves") => assert!(viewer.is_some(), "only seats get legal moves"),
             _ => return,
         }
-        let view = seen.view.clone();
+        let view = seen.game.view.clone();
         assert_no_foreign_faces(&view, viewer);
     }));
     seen
@@ -92,7 +88,7 @@ async fn no_foreign_faces_in_any_message(db: &TestDb) {
     let config = server::Config {
         rate_per_second: 10_000.0,
         rate_burst: 10_000.0,
-        ..support::test_config()
+        ..testkit::server::test_config()
     };
     let srv = TestServer::start_config(db, config).await;
     let (invite, spectate, token) = srv
@@ -194,10 +190,11 @@ async fn no_foreign_faces_in_any_message(db: &TestDb) {
     let last = seen_a
         .lock()
         .unwrap()
+        .game
         .version
-        .max(seen_b.lock().unwrap().version);
+        .max(seen_b.lock().unwrap().game.version);
     for (c, seen) in [(&mut a, &seen_a), (&mut b, &seen_b), (&mut s, &seen_s)] {
-        while seen.lock().unwrap().version < last {
+        while seen.lock().unwrap().game.version < last {
             c.recv().await;
         }
     }
@@ -208,7 +205,7 @@ async fn no_foreign_faces_in_any_message(db: &TestDb) {
     eprintln!("{entries} entries, {moves} client moves");
     for (who, seen) in [("Ana", &seen_a), ("Bo", &seen_b), ("Eve", &seen_s)] {
         let seen = seen.lock().unwrap();
-        assert_eq!(seen.version, entries, "{who} followed the whole game");
+        assert_eq!(seen.game.version, entries, "{who} followed the whole game");
         assert!(seen.updates > 0);
         for raw in &seen.raw {
             assert!(!raw.contains(&seed), "{who} saw the seed during the game");
@@ -217,8 +214,8 @@ async fn no_foreign_faces_in_any_message(db: &TestDb) {
     }
     // The spectator's rebuilt view is the record's final public view.
     assert_eq!(
-        seen_s.lock().unwrap().view,
-        *support::record_views(&record).last().unwrap()
+        seen_s.lock().unwrap().game.view,
+        *testkit::client::record_views(&record).last().unwrap()
     );
     srv.stop().await;
 }

@@ -20,30 +20,31 @@
 
 #![allow(clippy::unwrap_used)]
 
-mod proc;
-
 use std::sync::atomic::Ordering;
-use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use proc::{Fresh, PgCluster, Proc, Proxy, Rng, ThirdSeat, World, env_num};
 use serde_json::json;
+use testkit::http::{http, try_http};
+use testkit::play::{ThirdSeat, World, big_city_table_in_play, verify_table};
+use testkit::postgres::{PgCluster, Proxy, pg_addr};
+use testkit::process::Launch;
+use testkit::{Rng, TestDb, citytable_bin, env_num};
 
-async fn crash_run(db: Fresh, seed: u64) {
+async fn crash_run(db: TestDb, seed: u64) {
     let kills = env_num("CITYTABLE_CRASH_KILLS", 3);
     let tables = env_num("CITYTABLE_CRASH_TABLES", 3);
     let seed = env_num("CITYTABLE_CRASH_SEED", seed);
     let mut rng = Rng::new(seed);
-    let port = proc::free_port();
-    let log = Arc::new(Mutex::new(Vec::new()));
-    let url = db.url(None);
-    let mut server = Proc::start(&db.dir, url.as_deref(), port, 5, log.clone()).await;
+    let launch = Launch::new(citytable_bin!(), &db.dir)
+        .database_url(db.url.as_deref())
+        .bot_delay_ms(5);
+    let mut server = launch.start().await;
     let world = World::new(server.addr);
 
     let mut recs = Vec::new();
     let mut tasks = Vec::new();
     for t in 0..tables {
-        let (rec, clients) = proc::big_city_table_in_play(
+        let (rec, clients) = big_city_table_in_play(
             server.addr,
             &world,
             ThirdSeat::Bot,
@@ -66,7 +67,8 @@ async fn crash_run(db: Fresh, seed: u64) {
         }
         world.epoch.store(k, Ordering::SeqCst);
         tokio::time::sleep(rng.ms(0, 300)).await;
-        server = Proc::start(&db.dir, url.as_deref(), port, 5, log.clone()).await;
+        // The same port and store.
+        server = launch.start().await;
         *world.addr.lock().unwrap() = Some(server.addr);
         eprintln!("kill {k}: restarted");
     }
@@ -106,7 +108,7 @@ async fn crash_run(db: Fresh, seed: u64) {
             );
         }
         acked += rec.acked.lock().unwrap().len();
-        entries += proc::verify_table(&store, rec).await;
+        entries += verify_table(&store, rec).await;
     }
     let views: usize = recs.iter().map(|r| r.views.lock().unwrap().len()).sum();
     assert!(acked > 0, "clients had moves acknowledged");
@@ -119,31 +121,15 @@ async fn crash_run(db: Fresh, seed: u64) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn sigkill_loses_no_acknowledged_move_sqlite() {
-    crash_run(Fresh::sqlite(), 0x5eed_0001).await;
+    crash_run(TestDb::sqlite(), 0x5eed_0001).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn sigkill_loses_no_acknowledged_move_postgres() {
-    let Some(db) = Fresh::postgres().await else {
+    let Some(db) = TestDb::postgres().await else {
         return;
     };
     crash_run(db, 0x5eed_0002).await;
-}
-
-/// Polls `/readyz` until it answers `want` (or fails after `secs`).
-async fn ready_becomes(server: &Proc, want: u16, secs: u64) {
-    let deadline = tokio::time::Instant::now() + Duration::from_secs(secs);
-    loop {
-        let got = proc::try_http(server.addr, "GET", "/readyz", None).await;
-        if got.as_ref().map(|g| g.0) == Some(want) {
-            return;
-        }
-        assert!(
-            tokio::time::Instant::now() < deadline,
-            "/readyz should answer {want}, got {got:?}"
-        );
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
 }
 
 /// How the test takes the database away and brings it back.
@@ -179,11 +165,11 @@ impl Outage {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn postgres_outage_answers_try_again_and_resumes() {
-    let Some(db) = Fresh::postgres().await else {
+    let Some(db) = TestDb::postgres().await else {
         return;
     };
-    let proxy = Proxy::start(proc::pg_addr()).await;
-    let url = db.url(Some(proxy.addr)).expect("a Postgres URL");
+    let proxy = Proxy::start(pg_addr()).await;
+    let url = db.url_via(proxy.addr).expect("a Postgres URL");
     outage_run(&db.dir, &url, Outage::Cut(proxy)).await;
 }
 
@@ -194,7 +180,7 @@ async fn postgres_stopped_and_started_again_play_resumes() {
     };
     pg.start().await;
     // The server's data directory (it keeps nothing there with Postgres).
-    let data = Fresh::sqlite();
+    let data = TestDb::sqlite();
     let url = pg.url();
     outage_run(&data.dir, &url, Outage::Stop(pg)).await;
 }
@@ -206,7 +192,7 @@ async fn store_calls_fail_at_once_while_postgres_is_down() {
         return;
     };
     pg.start().await;
-    let data = Fresh::sqlite();
+    let data = TestDb::sqlite();
     let store = store::Store::open(Some(&pg.url()), &data.dir)
         .await
         .expect("open store");
@@ -245,13 +231,17 @@ async fn store_calls_fail_at_once_while_postgres_is_down() {
 /// play and brings it back, checking the server's answers on the way and the
 /// committed log at the end.
 async fn outage_run(dir: &std::path::Path, url: &str, outage: Outage) {
-    let log = Arc::new(Mutex::new(Vec::new()));
-    let server = Proc::start(dir, Some(url), proc::free_port(), 5, log.clone()).await;
+    let server = Launch::new(citytable_bin!(), dir)
+        .database_url(Some(url))
+        .bot_delay_ms(5)
+        .start()
+        .await;
+    let log = server.log.clone();
     let world = World::new(server.addr);
     // Three players and no bot: whichever seat is awaited when the store goes away
     // has a client that keeps trying to move. (A bot's turn would stall quietly
     // until the store is back; timers.rs checks that on its own.)
-    let (rec, tasks) = proc::big_city_table_in_play(
+    let (rec, tasks) = big_city_table_in_play(
         server.addr,
         &world,
         ThirdSeat::Player,
@@ -264,8 +254,8 @@ async fn outage_run(dir: &std::path::Path, url: &str, outage: Outage) {
     assert!(before_cut > 0, "play started");
 
     outage.begin().await;
-    ready_becomes(&server, 503, 15).await;
-    let (status, body) = proc::try_http(server.addr, "GET", "/healthz", None)
+    server.readyz_becomes(503, 15).await;
+    let (status, body) = try_http(server.addr, "GET", "/healthz", None)
         .await
         .expect("the process is up");
     assert_eq!((status, body.as_str()), (200, "ok"));
@@ -282,7 +272,7 @@ async fn outage_run(dir: &std::path::Path, url: &str, outage: Outage) {
     let during = rec.max_seen.load(Ordering::SeqCst);
     let acked_during = rec.acked.lock().unwrap().len();
     // A new table cannot be created either, and says so.
-    let (status, body) = proc::http(
+    let (status, body) = http(
         server.addr,
         "POST",
         "/api/tables",
@@ -302,7 +292,7 @@ async fn outage_run(dir: &std::path::Path, url: &str, outage: Outage) {
     let try_again = rec.try_again.load(Ordering::SeqCst);
 
     outage.end().await;
-    ready_becomes(&server, 200, 30).await;
+    server.readyz_becomes(200, 30).await;
     let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
     while rec.max_seen.load(Ordering::SeqCst) < during + 5 && !rec.finished.load(Ordering::SeqCst) {
         assert!(
@@ -319,7 +309,7 @@ async fn outage_run(dir: &std::path::Path, url: &str, outage: Outage) {
     let store = store::Store::open(Some(url), dir)
         .await
         .expect("open store");
-    let entries = proc::verify_table(&store, &rec).await;
+    let entries = verify_table(&store, &rec).await;
     let lines = log.lock().unwrap();
     assert!(
         !lines.iter().any(|l| l.contains("panicked")),

@@ -4,11 +4,11 @@
 
 #![allow(clippy::unwrap_used)]
 
-mod support;
-
 use engine::{BotLevel, Entry, Setup};
 use serde_json::{Value, json};
-use support::{Client, TestDb, TestServer, patched};
+use testkit::client::patched;
+use testkit::server::TestServer;
+use testkit::{Client, TestDb, both_stores};
 use tic_tac_toe::{Options, TicTacToe};
 
 async fn bots_play_like_the_engine(db: &TestDb) {
@@ -49,7 +49,7 @@ async fn bots_play_like_the_engine(db: &TestDb) {
     let (status, record) = srv.get(&format!("/api/tables/{invite}/record")).await;
     assert_eq!(status, 200, "{record}");
     assert_eq!(
-        json!(support::record_views(&record)),
+        json!(testkit::client::record_views(&record)),
         json!(views),
         "patched views match the record"
     );

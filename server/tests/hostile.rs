@@ -11,16 +11,14 @@
 
 #![allow(clippy::unwrap_used)]
 
-mod support;
-
 use std::time::Duration;
 
-use futures_util::SinkExt;
 use serde_json::{Value, json};
-use support::{TestDb, TestServer, WAIT};
+use testkit::client::NoMessage;
+use testkit::server::TestServer;
+use testkit::{Client, TestDb, WAIT, both_stores};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
-use tokio_tungstenite::tungstenite::Message;
 
 /// One figure from `/metrics`.
 async fn metric(srv: &TestServer, name: &str) -> f64 {
@@ -68,7 +66,7 @@ fn short_timeouts() -> server::Config {
         header_timeout: Duration::from_millis(500),
         hello_timeout: Duration::from_millis(500),
         write_timeout: Duration::from_millis(500),
-        ..support::test_config()
+        ..testkit::server::test_config()
     }
 }
 
@@ -93,17 +91,14 @@ async fn silent_connections_are_closed() {
     );
 
     let (invite, _, _) = srv.create_table("tic-tac-toe", 2, false).await;
-    let (mut ws, _) = tokio_tungstenite::connect_async(srv.ws_url(&invite))
-        .await
-        .unwrap();
+    let mut ws = Client::connect(&srv.ws_url(&invite)).await;
     let mut refused = None;
     let ended = tokio::time::timeout(WAIT, async {
-        use futures_util::StreamExt;
-        while let Some(msg) = ws.next().await {
-            match msg {
-                Ok(Message::Text(t)) => refused = serde_json::from_str::<Value>(t.as_str()).ok(),
-                Ok(Message::Close(_)) | Err(_) => break,
-                Ok(_) => {}
+        loop {
+            match ws.next_within(WAIT).await {
+                Ok(msg) => refused = Some(msg),
+                Err(NoMessage::Closed) => break,
+                Err(NoMessage::Quiet) => {}
             }
         }
     })
@@ -120,7 +115,7 @@ async fn every_connection_counts_against_its_address() {
     let db = TestDb::sqlite();
     let config = server::Config {
         max_connections_per_address: 3,
-        ..support::test_config()
+        ..testkit::server::test_config()
     };
     let srv = TestServer::start_config(&db, config).await;
     let mut idle = Vec::new();
@@ -168,20 +163,13 @@ async fn a_client_that_stops_reading_is_cut_off() {
     let socket = tokio::net::TcpSocket::new_v4().unwrap();
     socket.set_recv_buffer_size(4096).unwrap();
     let tcp = socket.connect(srv.addr).await.unwrap();
-    let (mut ws, _) = tokio_tungstenite::client_async(srv.ws_url(&spectate), tcp)
-        .await
-        .unwrap();
-    ws.send(Message::text(
-        json!({"type": "hello", "name": "Lurker"}).to_string(),
-    ))
-    .await
-    .unwrap();
+    let mut ws = Client::open_on(tcp, &srv.ws_url(&spectate)).await.unwrap();
+    ws.hello("Lurker", None).await;
     wait_for_metric(&srv, "citytable_connections", |v| v == 2.0).await;
     let mut sent = 0;
     for _ in 0..2_000 {
         // Within the message rate, so only the unread answers can stop it.
-        let resync = Message::text(json!({"type": "resync"}).to_string());
-        if ws.send(resync).await.is_err() {
+        if !ws.try_send(&json!({"type": "resync"})).await {
             break;
         }
         sent += 1;
@@ -285,7 +273,7 @@ async fn table_creation_is_budgeted_and_the_lobby_paged() {
     let config = server::Config {
         table_burst: 5.0,
         tables_per_minute: 1.0,
-        ..support::test_config()
+        ..testkit::server::test_config()
     };
     let srv = TestServer::start_config(&db, config).await;
     for _ in 0..5 {
@@ -322,7 +310,7 @@ async fn the_web_surface_refuses_other_sites() {
     let db = TestDb::sqlite();
     let config = server::Config {
         metrics_token: Some("s3cret".to_owned()),
-        ..support::test_config()
+        ..testkit::server::test_config()
     };
     let srv = TestServer::start_config(&db, config).await;
     let (status, head, _) = raw(
@@ -374,20 +362,9 @@ async fn the_web_surface_refuses_other_sites() {
         .as_str()
         .unwrap()
         .to_owned();
-    let mut request =
-        tokio_tungstenite::tungstenite::client::IntoClientRequest::into_client_request(
-            srv.ws_url(&code),
-        )
-        .unwrap();
-    request
-        .headers_mut()
-        .insert("origin", "https://evil.example".parse().unwrap());
-    match tokio_tungstenite::connect_async(request).await {
-        Err(tokio_tungstenite::tungstenite::Error::Http(r)) => assert_eq!(r.status(), 403),
-        other => panic!(
-            "a cross-site socket was not refused: {:?}",
-            other.map(|_| ())
-        ),
+    match Client::open_with(&srv.ws_url(&code), &[("origin", "https://evil.example")]).await {
+        Err(refused) => assert_eq!(refused.status(), Some(403), "{refused:?}"),
+        Ok(_) => panic!("a cross-site socket was not refused"),
     }
     let (status, _, _) = raw(
         &srv,
@@ -461,7 +438,7 @@ async fn a_record_is_built_once_and_stays_small() {
     let entries = record["entries"].as_array().unwrap().len();
     assert_eq!(record["patches"].as_array().unwrap().len(), entries);
     assert!(entries > 100, "a whole game ({entries} entries)");
-    let views = support::record_views(&record);
+    let views = testkit::client::record_views(&record);
     let whole: usize = views.iter().map(|v| v.to_string().len()).sum();
     eprintln!(
         "record: {entries} entries, {} bytes; the views it replays: {whole} bytes",
@@ -488,7 +465,7 @@ async fn abandoned_tables_are_deleted(db: &TestDb) {
 
     let config = server::Config {
         abandoned_table: Duration::ZERO,
-        ..support::test_config()
+        ..testkit::server::test_config()
     };
     let srv = TestServer::start_config(db, config).await;
     let (status, _) = srv.get(&format!("/api/tables/{abandoned}")).await;
@@ -507,7 +484,7 @@ async fn record_fetches_are_budgeted() {
     let db = TestDb::sqlite();
     let config = server::Config {
         records_per_minute: 1.0,
-        ..support::test_config()
+        ..testkit::server::test_config()
     };
     let srv = TestServer::start_config(&db, config).await;
     let (invite, _, _) = srv.create_table("tic-tac-toe", 2, false).await;

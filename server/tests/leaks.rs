@@ -29,17 +29,18 @@
 
 #![allow(clippy::unwrap_used)]
 
-mod proc;
-
 use std::collections::{BTreeSet, HashMap};
+use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use big_city::{BigCity, Move, Options};
 use engine::{Entry, GameRng, Setup, Viewer};
-use proc::{Client, Proc, Rng, env_num};
 use serde_json::{Value, json};
+use testkit::client::GameView;
+use testkit::http::{create_table, http, try_http};
+use testkit::process::Launch;
+use testkit::{Client, Rng, TestDb, citytable_bin, env_num};
 
 const FACE_KEYS: [&str; 3] = ["cards", "card", "offered_cards"];
 
@@ -506,9 +507,8 @@ async fn leak_client(
         received: Vec::new(),
         views: Vec::new(),
     };
-    let mut view: Option<Value> = None;
+    let mut game: Option<GameView> = None;
     let mut version = 0u64;
-    let mut awaiting: Vec<u64> = Vec::new();
     let mut asked = false;
     let mut probe_numbers: Vec<u64> = Vec::new();
     let mut next_id = 1u64;
@@ -533,31 +533,19 @@ async fn leak_client(
         let mut over = false;
         match m["type"].as_str() {
             Some("snapshot") => {
-                version = m["game"]["version"].as_u64().unwrap();
-                view = Some(m["game"]["view"].clone());
-                awaiting = m["game"]["awaiting"]["seats"]
-                    .as_array()
-                    .unwrap()
-                    .iter()
-                    .filter_map(Value::as_u64)
-                    .collect();
-                out.views.push((version, view.clone().unwrap()));
-                over = m["game"].get("outcome").is_some_and(|o| !o.is_null());
+                let g = GameView::from_snapshot(&m["game"]).unwrap();
+                version = g.version;
+                out.views.push((version, g.view.clone()));
+                over = g.over;
+                game = Some(g);
             }
             Some("update") => {
-                let v = m["version"].as_u64().unwrap();
-                assert_eq!(v, version + 1, "{name}: no update missed");
-                let patch: json_patch::Patch = serde_json::from_value(m["patch"].clone()).unwrap();
-                json_patch::patch(view.as_mut().unwrap(), &patch).unwrap();
-                version = v;
-                awaiting = m["awaiting"]["seats"]
-                    .as_array()
-                    .unwrap()
-                    .iter()
-                    .filter_map(Value::as_u64)
-                    .collect();
-                out.views.push((version, view.clone().unwrap()));
-                over = m.get("outcome").is_some_and(|o| !o.is_null());
+                let g = game.as_mut().expect("a snapshot before updates");
+                g.apply_update(&m)
+                    .unwrap_or_else(|e| panic!("{name}: no update missed, each applies: {e}"));
+                version = g.version;
+                out.views.push((version, g.view.clone()));
+                over = g.over;
             }
             Some("legal_moves") => asked = false,
             Some("error") | Some("move_ok") => {
@@ -585,8 +573,8 @@ async fn leak_client(
         if m["type"] == "legal_moves" {
             let s = u64::from(seat.unwrap());
             let moves = m["moves"].as_array().unwrap();
-            if m["version"].as_u64() == Some(version) && awaiting.contains(&s) && !moves.is_empty()
-            {
+            let awaited = game.as_ref().is_some_and(|g| g.awaiting.contains(&s));
+            if m["version"].as_u64() == Some(version) && awaited && !moves.is_empty() {
                 // Mostly moves that bring the end closer (big buildings, new
                 // neighborhoods), so that games end in reasonable time; some at random.
                 let rank = |m: &Value| match m["type"].as_str() {
@@ -622,7 +610,11 @@ async fn leak_client(
             )
             .await;
         }
-        if !asked && view.is_some() && awaiting.contains(&u64::from(s)) {
+        if !asked
+            && game
+                .as_ref()
+                .is_some_and(|g| g.awaiting.contains(&u64::from(s)))
+        {
             if rng.below(10) == 0 {
                 // An adversarial move first; its error is checked with its own numbers allowed.
                 let p = probe(&mut rng);
@@ -655,7 +647,7 @@ async fn server_game(
 ) -> ServerGame {
     let seats = 2 + rng.below(4);
     let options = random_options(rng);
-    let (invite, spectate, host_token) = proc::create_table(
+    let (invite, spectate, host_token) = create_table(
         addr,
         &json!({"game": "big-city", "name": "Ana",
                 "settings": {"seats": seats, "options": options, "spectators_allowed": true, "public": n.is_multiple_of(2)}}),
@@ -671,7 +663,7 @@ async fn server_game(
             break w["you"]["token"].as_str().unwrap().to_owned();
         }
     };
-    let _ = guest.ws.close(None).await;
+    guest.close().await;
     for s in 2..seats {
         let level = if rng.below(2) == 0 {
             "random"
@@ -708,7 +700,7 @@ async fn server_game(
     tokio::time::sleep(Duration::from_millis(100)).await;
     host.send(&json!({"type": "start"})).await;
     host.recv_type("snapshot").await;
-    let _ = host.ws.close(None).await;
+    host.close().await;
     // HTTP answers while the game runs.
     let mut http = Vec::new();
     for path in [
@@ -717,9 +709,7 @@ async fn server_game(
         format!("/api/tables/{invite}/record"),
         "/api/tables".to_owned(),
     ] {
-        let (status, body) = proc::try_http(addr, "GET", &path, None)
-            .await
-            .expect("http");
+        let (status, body) = try_http(addr, "GET", &path, None).await.expect("http");
         if path.ends_with("/record") {
             assert_eq!(status, 409, "no record while the game runs: {body}");
         }
@@ -735,9 +725,9 @@ async fn server_game(
 }
 
 async fn server_run(games: u64, concurrent: u64) {
-    let db = proc::Fresh::sqlite();
-    let log = Arc::new(Mutex::new(Vec::new()));
-    let server = Proc::start(&db.dir, None, proc::free_port(), 0, log.clone()).await;
+    let db = TestDb::sqlite();
+    let server = Launch::new(citytable_bin!(), &db.dir).start().await;
+    let log = server.log.clone();
     let addr = server.addr;
     let probes = Arc::new(AtomicU64::new(0));
     let started = std::time::Instant::now();
@@ -767,7 +757,7 @@ async fn server_run(games: u64, concurrent: u64) {
     let mut seeds = Vec::new();
     let mut secret_renderings = Vec::new();
     for g in &done {
-        let (status, record) = proc::http(
+        let (status, record) = http(
             addr,
             "GET",
             &format!("/api/tables/{}/record", g.invite),

@@ -5,10 +5,9 @@
 
 #![allow(clippy::unwrap_used)]
 
-mod support;
-
 use serde_json::{Value, json};
-use support::{Client, TestDb, TestServer};
+use testkit::server::TestServer;
+use testkit::{Client, TestDb, both_stores};
 
 /// A two-seat table of `game` with the host in seat 0 and a guest in seat 1,
 /// started; returns both and the guest's first snapshot.

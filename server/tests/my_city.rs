@@ -6,12 +6,12 @@
 
 #![allow(clippy::unwrap_used)]
 
-mod support;
-
 use engine::{BotLevel, Setup};
 use my_city::{MyCity, Options};
 use serde_json::{Value, json};
-use support::{TestDb, TestServer, patched};
+use testkit::client::patched;
+use testkit::server::TestServer;
+use testkit::{TestDb, both_stores};
 
 /// Placements of every seat in a view.
 fn placements(view: &Value) -> Vec<usize> {
@@ -115,7 +115,7 @@ async fn three_bots_play_like_the_engine(db: &TestDb) {
     let (status, record) = srv.get(&format!("/api/tables/{invite}/record")).await;
     assert_eq!(status, 200, "{record}");
     assert_eq!(
-        json!(support::record_views(&record)),
+        json!(testkit::client::record_views(&record)),
         json!(views),
         "patched views match the record"
     );

@@ -5,10 +5,9 @@
 
 #![allow(clippy::unwrap_used)]
 
-mod support;
-
 use serde_json::{Value, json};
-use support::{TestDb, TestServer};
+use testkit::server::TestServer;
+use testkit::{Client, TestDb, both_stores};
 
 fn seat_name(table: &Value, seat: usize) -> String {
     table["seats"][seat]["occupant"]["name"]
@@ -32,7 +31,7 @@ async fn names_are_cleaned_and_unique_at_a_table(db: &TestDb) {
 
     // Only invisible characters, or a control character: no name.
     for bad in ["\u{200B}\u{2066}\u{FEFF}", "Ana\u{1b}[31m", "Ana\u{0}"] {
-        let mut c = support::Client::connect(&srv.ws_url(&invite)).await;
+        let mut c = Client::connect(&srv.ws_url(&invite)).await;
         c.send(&json!({"type": "hello", "name": bad})).await;
         c.expect_error("bad_name").await;
     }

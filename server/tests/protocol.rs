@@ -4,10 +4,9 @@
 
 #![allow(clippy::unwrap_used)]
 
-mod support;
-
 use serde_json::{Value, json};
-use support::{Client, TestDb, TestServer};
+use testkit::server::TestServer;
+use testkit::{Client, TestDb, both_stores};
 
 /// Everything a table looks like to one connection: its `welcome` table and, if
 /// there is a game, its snapshot (timer figures removed).
@@ -61,7 +60,7 @@ async fn bad_input_changes_nothing(db: &TestDb) {
     // while the flood below (120 at once) still exceeds it.
     let config = server::Config {
         rate_burst: 100.0,
-        ..support::test_config()
+        ..testkit::server::test_config()
     };
     let srv = TestServer::start_config(db, config).await;
     let (invite, _, token) = srv.create_table("tic-tac-toe", 2, false).await;
@@ -237,7 +236,7 @@ async fn bad_input_changes_nothing(db: &TestDb) {
         !list.to_string().contains(&invite),
         "private tables are never listed"
     );
-    let refused = tokio_tungstenite::connect_async(srv.ws_url("abcdefghijkmnpqrstuvw")).await;
+    let refused = Client::open(srv.ws_url("abcdefghijkmnpqrstuvw")).await;
     assert!(refused.is_err(), "no socket for a wrong code");
     // The record is not available while the game runs (the seed stays hidden).
     let (status, body) = srv.get(&format!("/api/tables/{invite}/record")).await;
@@ -272,7 +271,7 @@ async fn connections_per_address_are_limited() {
     let db = TestDb::sqlite();
     let config = server::Config {
         max_connections_per_address: 3,
-        ..support::test_config()
+        ..testkit::server::test_config()
     };
     let srv = TestServer::start_config(&db, config).await;
     let (invite, _, _) = srv.create_table("tic-tac-toe", 2, false).await;
@@ -280,15 +279,12 @@ async fn connections_per_address_are_limited() {
     for i in 0..3 {
         open.push(srv.join(&invite, &format!("P{i}"), None).await);
     }
-    match tokio_tungstenite::connect_async(srv.ws_url(&invite)).await {
-        Err(tokio_tungstenite::tungstenite::Error::Http(response)) => {
-            assert_eq!(response.status(), 429);
-            let body: Value =
-                serde_json::from_slice(response.body().as_deref().unwrap_or_default())
-                    .expect("a JSON error");
-            assert_eq!(body["code"], "rate_limited");
+    match Client::open(srv.ws_url(&invite)).await {
+        Err(refused) => {
+            assert_eq!(refused.status(), Some(429), "{refused:?}");
+            assert_eq!(refused.json()["code"], "rate_limited");
         }
-        other => panic!("a fourth socket from one address was not refused: {other:?}"),
+        Ok(_) => panic!("a fourth socket from one address was not refused"),
     }
     // Plain HTTP counts against the same budget; a closed socket frees a place.
     let (status, _) = srv.get(&format!("/api/tables/{invite}")).await;
@@ -296,7 +292,7 @@ async fn connections_per_address_are_limited() {
     drop(open.pop());
     let mut again = None;
     for _ in 0..100 {
-        if let Ok((ws, _)) = tokio_tungstenite::connect_async(srv.ws_url(&invite)).await {
+        if let Ok(ws) = Client::open(srv.ws_url(&invite)).await {
             again = Some(ws);
             break;
         }
@@ -412,7 +408,7 @@ async fn lobby_host_controls_and_play_again(db: &TestDb) {
     assert_eq!(status, 200);
     assert_eq!(record["names"], json!(["Ana", "Bot (greedy)"]));
     let entries = record["entries"].as_array().unwrap().len();
-    assert_eq!(support::record_views(&record).len(), entries + 1);
+    assert_eq!(testkit::client::record_views(&record).len(), entries + 1);
 
     // Play again: same seats, a new game at version 0.
     bo.send(&json!({"type": "play_again"})).await;

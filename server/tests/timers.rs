@@ -4,8 +4,6 @@
 
 #![allow(clippy::unwrap_used)]
 
-mod support;
-
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -16,7 +14,7 @@ use serde_json::{Value, json};
 use server::db::{Db, MemDb};
 use server::room::{Outbox, RoomMsg};
 use server::{AppState, Config};
-use support::TestServer;
+use testkit::server::TestServer;
 use tokio::sync::{Notify, mpsc, oneshot};
 use tokio::time::Instant;
 

@@ -1,13 +1,13 @@
-//! One test suite, run against both stores: every `async fn` below taking a `&Ctx` runs once on
-//! a fresh SQLite file (`sqlite::*`) and once on a fresh Postgres database (`postgres::*`).
+//! One test suite, run against both stores: every `async fn` below taking a `&TestStore` runs
+//! once on a fresh SQLite file (`sqlite::*`) and once on a fresh Postgres database
+//! (`postgres::*`).
 //!
-//! Postgres: see `support/mod.rs` (`TEST_DATABASE_URL`, `CITYTABLE_SKIP_POSTGRES=1`).
-
-mod support;
+//! Postgres: see the test kit's `postgres` module (`TEST_DATABASE_URL`,
+//! `CITYTABLE_SKIP_POSTGRES=1`).
 
 use serde_json::json;
 use store::{Committer, GameRow, MoveRow, Recovered, Store, StoreError, TableRow, Write};
-use support::Ctx;
+use testkit::{Kind, TestStore};
 use uuid::Uuid;
 
 /// A marker placed in hidden fields: it must never appear in an error message.
@@ -89,16 +89,16 @@ fn assert_conflict(result: Result<(), StoreError>) -> StoreError {
 // ---------------------------------------------------------------------------------------------
 // The shared suite.
 
-async fn kind_and_ping(ctx: &Ctx) {
-    let expected = match ctx.backend {
-        support::Backend::Sqlite { .. } => "sqlite",
-        support::Backend::Postgres(_) => "postgres",
+async fn kind_and_ping(ctx: &TestStore) {
+    let expected = match ctx.db.kind {
+        Kind::Sqlite => "sqlite",
+        Kind::Postgres => "postgres",
     };
     assert_eq!(ctx.store.kind(), expected);
     ctx.store.ping().await.expect("ping");
 }
 
-async fn table_round_trip_and_lookup_by_either_code(ctx: &Ctx) {
+async fn table_round_trip_and_lookup_by_either_code(ctx: &TestStore) {
     let store = &ctx.store;
     let mut t = table("lobby", 10);
     t.public = false;
@@ -150,7 +150,7 @@ async fn table_round_trip_and_lookup_by_either_code(ctx: &Ctx) {
     assert_eq!(store.table_by_id(t.id).await.expect("by id"), Some(t));
 }
 
-async fn a_code_matching_an_invite_code_finds_that_table_first(ctx: &Ctx) {
+async fn a_code_matching_an_invite_code_finds_that_table_first(ctx: &TestStore) {
     // Codes are unique per kind; should an invite code equal another table's spectator code,
     // the lookup is still deterministic.
     let store = &ctx.store;
@@ -166,7 +166,7 @@ async fn a_code_matching_an_invite_code_finds_that_table_first(ctx: &Ctx) {
     );
 }
 
-async fn table_codes_are_unique_and_status_checked(ctx: &Ctx) {
+async fn table_codes_are_unique_and_status_checked(ctx: &TestStore) {
     let store = &ctx.store;
     let a = table("lobby", 1);
     store.upsert_table(&a).await.expect("insert a");
@@ -193,7 +193,7 @@ async fn table_codes_are_unique_and_status_checked(ctx: &Ctx) {
     assert_eq!(store.table_by_id(d.id).await.expect("d"), None);
 }
 
-async fn game_round_trip_and_finish(ctx: &Ctx) {
+async fn game_round_trip_and_finish(ctx: &TestStore) {
     let store = &ctx.store;
     let (t, g) = table_with_game(store, "playing").await;
     assert_eq!(
@@ -225,7 +225,7 @@ async fn game_round_trip_and_finish(ctx: &Ctx) {
     );
 }
 
-async fn game_conflicts(ctx: &Ctx) {
+async fn game_conflicts(ctx: &TestStore) {
     let store = &ctx.store;
     let (t, g) = table_with_game(store, "playing").await;
     // Same number at the same table.
@@ -242,7 +242,7 @@ async fn game_conflicts(ctx: &Ctx) {
     assert_conflict(store.append_moves(&[mv(Uuid::new_v4(), 0)]).await);
 }
 
-async fn moves_round_trip_in_seq_order(ctx: &Ctx) {
+async fn moves_round_trip_in_seq_order(ctx: &TestStore) {
     let store = &ctx.store;
     let (t, g) = table_with_game(store, "playing").await;
     store.append_moves(&[]).await.expect("nothing to append");
@@ -256,7 +256,7 @@ async fn moves_round_trip_in_seq_order(ctx: &Ctx) {
     assert_eq!(moves_of(store, t.id).await, expected);
 }
 
-async fn duplicate_move_is_a_conflict(ctx: &Ctx) {
+async fn duplicate_move_is_a_conflict(ctx: &TestStore) {
     let store = &ctx.store;
     let (t, g) = table_with_game(store, "playing").await;
     store.append_moves(&[mv(g.id, 0)]).await.expect("first");
@@ -266,7 +266,7 @@ async fn duplicate_move_is_a_conflict(ctx: &Ctx) {
     assert_eq!(moves_of(store, t.id).await, vec![mv(g.id, 0)]);
 }
 
-async fn append_is_all_or_nothing(ctx: &Ctx) {
+async fn append_is_all_or_nothing(ctx: &TestStore) {
     let store = &ctx.store;
     let (t, g) = table_with_game(store, "playing").await;
     let (t2, g2) = table_with_game(store, "playing").await;
@@ -295,7 +295,7 @@ async fn append_is_all_or_nothing(ctx: &Ctx) {
 
 /// Tables, games, moves and outcomes of different rooms in one transaction, whatever order
 /// they were queued in; a failing one stores nothing of the batch.
-async fn commit_mixes_every_kind_of_write_all_or_nothing(ctx: &Ctx) {
+async fn commit_mixes_every_kind_of_write_all_or_nothing(ctx: &TestStore) {
     let store = &ctx.store;
     let (t1, g1) = table_with_game(store, "playing").await;
     store.append_moves(&[mv(g1.id, 0)]).await.expect("move 0");
@@ -340,7 +340,7 @@ async fn commit_mixes_every_kind_of_write_all_or_nothing(ctx: &Ctx) {
 }
 
 /// The committer groups every kind of write; a taken code fails only its own caller.
-async fn committer_groups_table_and_game_writes(ctx: &Ctx) {
+async fn committer_groups_table_and_game_writes(ctx: &TestStore) {
     let committer = Committer::spawn(ctx.store.clone());
     let taken = table("lobby", 1);
     ctx.store.upsert_table(&taken).await.expect("taken");
@@ -385,7 +385,7 @@ async fn committer_groups_table_and_game_writes(ctx: &Ctx) {
     assert_eq!(ctx.store.table_by_id(clash.id).await.expect("lookup"), None);
 }
 
-async fn load_unfinished_returns_lobby_and_playing_tables(ctx: &Ctx) {
+async fn load_unfinished_returns_lobby_and_playing_tables(ctx: &TestStore) {
     let store = &ctx.store;
     // A lobby without any game.
     let lobby = table("lobby", 1);
@@ -461,7 +461,7 @@ async fn load_unfinished_returns_lobby_and_playing_tables(ctx: &Ctx) {
     );
 }
 
-async fn committer_acknowledges_only_committed_moves(ctx: &Ctx) {
+async fn committer_acknowledges_only_committed_moves(ctx: &TestStore) {
     let (t, g) = table_with_game(&ctx.store, "playing").await;
     let committer = Committer::spawn(ctx.store.clone());
     committer.append(mv(g.id, 0)).await.expect("append");
@@ -475,7 +475,7 @@ async fn committer_acknowledges_only_committed_moves(ctx: &Ctx) {
     assert_eq!(moves_of(&ctx.store, t.id).await, vec![mv(g.id, 0)]);
 }
 
-async fn committer_concurrent_appends_all_land_in_order(ctx: &Ctx) {
+async fn committer_concurrent_appends_all_land_in_order(ctx: &TestStore) {
     const GAMES: usize = 40;
     const MOVES: i64 = 30;
     let committer = Committer::spawn(ctx.store.clone());
@@ -515,7 +515,7 @@ async fn committer_concurrent_appends_all_land_in_order(ctx: &Ctx) {
     fresh.close().await;
 }
 
-async fn committer_conflict_fails_only_its_caller(ctx: &Ctx) {
+async fn committer_conflict_fails_only_its_caller(ctx: &TestStore) {
     let (bad_t, bad) = table_with_game(&ctx.store, "playing").await;
     ctx.store
         .append_moves(&[mv(bad.id, 0)])
@@ -550,7 +550,7 @@ async fn committer_conflict_fails_only_its_caller(ctx: &Ctx) {
     assert_eq!(moves_of(&ctx.store, bad_t.id).await, vec![mv(bad.id, 0)]);
 }
 
-async fn committer_small_batches_keep_order(ctx: &Ctx) {
+async fn committer_small_batches_keep_order(ctx: &TestStore) {
     // With one row per transaction the order of a game's moves is still the order of appends.
     let (t, g) = table_with_game(&ctx.store, "playing").await;
     let committer = Committer::spawn_with(ctx.store.clone(), 1);
@@ -561,7 +561,7 @@ async fn committer_small_batches_keep_order(ctx: &Ctx) {
     assert_eq!(moves_of(&ctx.store, t.id).await, expected);
 }
 
-async fn committer_concurrent_rooms_keep_each_games_order(ctx: &Ctx) {
+async fn committer_concurrent_rooms_keep_each_games_order(ctx: &TestStore) {
     // Rooms append one move at a time each, many rooms at once: transactions overlap
     // (several are in flight), and each game's log is still complete and in order.
     let committer = Committer::spawn(ctx.store.clone());
@@ -587,7 +587,7 @@ async fn committer_concurrent_rooms_keep_each_games_order(ctx: &Ctx) {
     assert!(stats.storing_micros > 0, "{stats:?}");
 }
 
-async fn data_survives_a_restart(ctx: &Ctx) {
+async fn data_survives_a_restart(ctx: &TestStore) {
     let (t, g) = table_with_game(&ctx.store, "playing").await;
     let committer = Committer::spawn(ctx.store.clone());
     for seq in 0..5 {
@@ -616,7 +616,7 @@ macro_rules! suite {
             $(
                 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
                 async fn $name() {
-                    let ctx = super::Ctx::sqlite().await;
+                    let ctx = super::TestStore::sqlite().await;
                     super::$name(&ctx).await;
                 }
             )*
@@ -625,7 +625,7 @@ macro_rules! suite {
             $(
                 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
                 async fn $name() {
-                    let Some(ctx) = super::Ctx::postgres().await else { return };
+                    let Some(ctx) = super::TestStore::postgres().await else { return };
                     super::$name(&ctx).await;
                 }
             )*
@@ -680,7 +680,7 @@ async fn invalid_postgres_url_is_unavailable() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn postgres_lost_after_open_is_unavailable() {
-    let Some(ctx) = Ctx::postgres().await else {
+    let Some(ctx) = TestStore::postgres().await else {
         return;
     };
     let (_, g) = table_with_game(&ctx.store, "playing").await;
@@ -689,7 +689,7 @@ async fn postgres_lost_after_open_is_unavailable() {
         .append(mv(g.id, 0))
         .await
         .expect("append while up");
-    ctx.drop_postgres_database().await;
+    ctx.db.drop_postgres_database().await;
 
     let err = ctx.store.ping().await.expect_err("database gone");
     assert!(err.is_unavailable(), "{err:?}");
@@ -720,10 +720,8 @@ async fn sqlite_unusable_directory_is_unavailable() {
 #[tokio::test]
 async fn sqlite_file_is_created_in_wal_mode_with_full_sync() {
     use sqlx::Row;
-    let ctx = Ctx::sqlite().await;
-    let support::Backend::Sqlite { dir } = &ctx.backend else {
-        unreachable!()
-    };
+    let ctx = TestStore::sqlite().await;
+    let dir = &ctx.db.dir;
     assert!(dir.join(store::SQLITE_FILE).is_file());
 
     let (t, g) = table_with_game(&ctx.store, "playing").await;
@@ -753,10 +751,8 @@ async fn sqlite_file_is_created_in_wal_mode_with_full_sync() {
 
 #[tokio::test]
 async fn sqlite_undecodable_row_is_corrupt_without_its_contents() {
-    let ctx = Ctx::sqlite().await;
-    let support::Backend::Sqlite { dir } = &ctx.backend else {
-        unreachable!()
-    };
+    let ctx = TestStore::sqlite().await;
+    let dir = &ctx.db.dir;
     let t = table("playing", 1);
     ctx.store.upsert_table(&t).await.expect("upsert");
     let raw = sqlx::SqlitePool::connect(&format!(
@@ -792,7 +788,7 @@ async fn sqlite_undecodable_row_is_corrupt_without_its_contents() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn postgres_rejects_nul_in_json_strings_as_a_conflict() {
-    let Some(ctx) = Ctx::postgres().await else {
+    let Some(ctx) = TestStore::postgres().await else {
         return;
     };
     let mut t = table("lobby", 1);
@@ -839,7 +835,7 @@ async fn crash_child() {
     }
 }
 
-async fn acknowledged_moves_survive_a_killed_process(ctx: &Ctx) {
+async fn acknowledged_moves_survive_a_killed_process(ctx: &TestStore) {
     use std::io::BufRead;
     use std::process::{Command, Stdio};
 
@@ -847,9 +843,9 @@ async fn acknowledged_moves_survive_a_killed_process(ctx: &Ctx) {
     for _ in 0..8 {
         games.push(table_with_game(&ctx.store, "playing").await);
     }
-    let target = match &ctx.backend {
-        support::Backend::Sqlite { dir } => format!("sqlite:{}", dir.display()),
-        support::Backend::Postgres(db) => format!("postgres:{}", db.url),
+    let target = match &ctx.db.url {
+        None => format!("sqlite:{}", ctx.db.dir.display()),
+        Some(url) => format!("postgres:{url}"),
     };
     let ids: Vec<String> = games.iter().map(|(_, g)| g.id.to_string()).collect();
     let mut child = Command::new(std::env::current_exe().expect("test binary"))
@@ -916,10 +912,8 @@ async fn acknowledged_moves_survive_a_killed_process(ctx: &Ctx) {
 
 #[tokio::test]
 async fn a_sqlite_url_opens_that_file() {
-    let ctx = Ctx::sqlite().await;
-    let support::Backend::Sqlite { dir } = &ctx.backend else {
-        unreachable!()
-    };
+    let ctx = TestStore::sqlite().await;
+    let dir = &ctx.db.dir;
     let file = dir.join("elsewhere.db");
     let url = format!("sqlite://{}", file.display());
     let store = Store::open(Some(&url), std::path::Path::new("unused"))

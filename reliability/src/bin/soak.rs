@@ -27,15 +27,15 @@
 
 #![allow(clippy::unwrap_used)]
 
-#[path = "../../../server/tests/proc/mod.rs"]
-mod proc;
-
 use std::collections::HashMap;
+use std::sync::Arc;
 use std::sync::atomic::Ordering;
-use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use proc::{Proc, Rng, TableRec, World};
+use testkit::http::try_http;
+use testkit::play::{TableRec, ThirdSeat, World, big_city_table_in_play, verify_table};
+use testkit::process::Launch;
+use testkit::{Rng, TestDb, citytable_bin};
 
 struct Args {
     minutes: f64,
@@ -117,7 +117,7 @@ struct Running {
 
 async fn new_table(world: &Arc<World>, addr: std::net::SocketAddr, rng: &mut Rng) -> Running {
     let (rec, tasks) =
-        proc::big_city_table_in_play(addr, world, proc::ThirdSeat::Bot, |_| rng.next(), 400).await;
+        big_city_table_in_play(addr, world, ThirdSeat::Bot, |_| rng.next(), 400).await;
     Running {
         rec,
         tasks,
@@ -131,10 +131,14 @@ async fn new_table(world: &Arc<World>, addr: std::net::SocketAddr, rng: &mut Rng
 async fn main() {
     let a = args();
     let mut rng = Rng::new(a.seed);
-    let db = proc::Fresh::sqlite();
+    let db = TestDb::sqlite();
     let url = a.database_url.clone();
-    let log = Arc::new(Mutex::new(Vec::new()));
-    let server = Proc::start(&db.dir, url.as_deref(), proc::free_port(), 150, log.clone()).await;
+    let server = Launch::new(citytable_bin!(), &db.dir)
+        .database_url(url.as_deref())
+        .bot_delay_ms(150)
+        .start()
+        .await;
+    let log = server.log.clone();
     eprintln!(
         "soak: server {} pid {} ({}), {} tables, {} minutes",
         server.addr,
@@ -245,7 +249,7 @@ async fn main() {
         if r.finished.load(Ordering::SeqCst) {
             finished += 1;
         }
-        entries += proc::verify_table(&store, r).await;
+        entries += verify_table(&store, r).await;
         *by_problem.entry("verified").or_default() += 1;
     }
     let panics = log
@@ -305,7 +309,7 @@ struct Gauges {
 }
 
 async fn server_gauges(addr: std::net::SocketAddr) -> Gauges {
-    let text = proc::try_http(addr, "GET", "/metrics", None)
+    let text = try_http(addr, "GET", "/metrics", None)
         .await
         .map(|(_, body)| body)
         .unwrap_or_default();
@@ -323,6 +327,6 @@ async fn server_gauges(addr: std::net::SocketAddr) -> Gauges {
     }
 }
 
-async fn db_store(db: &proc::Fresh, url: Option<&str>) -> store::Store {
+async fn db_store(db: &TestDb, url: Option<&str>) -> store::Store {
     store::Store::open(url, &db.dir).await.expect("open store")
 }
