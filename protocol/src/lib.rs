@@ -228,6 +228,29 @@ pub enum TableStatus {
     Finished,
 }
 
+impl TableStatus {
+    /// The status as serde writes it (`"lobby"`, `"playing"`, `"finished"`): also
+    /// its text in the store.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            TableStatus::Lobby => "lobby",
+            TableStatus::Playing => "playing",
+            TableStatus::Finished => "finished",
+        }
+    }
+
+    /// The status written `text` ([`TableStatus::as_str`]).
+    pub fn parse(text: &str) -> Option<TableStatus> {
+        [
+            TableStatus::Lobby,
+            TableStatus::Playing,
+            TableStatus::Finished,
+        ]
+        .into_iter()
+        .find(|s| s.as_str() == text)
+    }
+}
+
 /// A table as everyone at it sees it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
 pub struct TableInfo {
@@ -332,6 +355,19 @@ pub struct ChatLine {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn a_status_is_written_as_serde_writes_it() {
+        for status in [
+            TableStatus::Lobby,
+            TableStatus::Playing,
+            TableStatus::Finished,
+        ] {
+            assert_eq!(json!(status), json!(status.as_str()));
+            assert_eq!(TableStatus::parse(status.as_str()), Some(status));
+        }
+        assert_eq!(TableStatus::parse("abandoned"), None);
+    }
 
     #[test]
     fn client_messages_parse_as_documented() {

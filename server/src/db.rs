@@ -13,6 +13,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use protocol::TableStatus;
 use serde_json::Value;
 use uuid::Uuid;
 
@@ -260,7 +261,7 @@ impl Db for MemDb {
         self.with(|m| {
             Ok(m.tables
                 .values()
-                .filter(|t| t.status != "finished")
+                .filter(|t| t.status != TableStatus::Finished)
                 .map(|t| {
                     let (game, moves) = match latest(m, t.id) {
                         Some((g, mv)) => (Some(g), mv),
@@ -296,7 +297,9 @@ impl Db for MemDb {
                 m.games.iter().map(|g| g.table_id).collect();
             let before = m.tables.len();
             m.tables.retain(|id, t| {
-                t.status != "lobby" || t.updated_at_ms >= before_ms || played.contains(id)
+                t.status != TableStatus::Lobby
+                    || t.updated_at_ms >= before_ms
+                    || played.contains(id)
             });
             Ok((before - m.tables.len()) as u64)
         })

@@ -153,7 +153,8 @@ impl<G: Game> ErasedGame for Running<G> {
     }
 
     fn try_move(&self, seat: Seat, mv: &Value) -> Result<Applied, MoveError> {
-        let mv: G::Move = serde_json::from_value(mv.clone())
+        // Decoded straight from the message's JSON, without a copy of it.
+        let mv = G::Move::deserialize(mv)
             .map_err(|e| MoveError::BadMove(format!("not a move of this game: {e}")))?;
         let mut next = self.0.clone();
         let events = next.apply(seat, &mv).map_err(MoveError::Illegal)?;
@@ -161,7 +162,7 @@ impl<G: Game> ErasedGame for Running<G> {
     }
 
     fn try_entry(&self, entry: &Value) -> Result<Applied, MoveError> {
-        let entry: Entry<G::Move> = serde_json::from_value(entry.clone())
+        let entry = Entry::<G::Move>::deserialize(entry)
             .map_err(|e| MoveError::BadMove(format!("not a log entry of this game: {e}")))?;
         let mut next = self.0.clone();
         let events = engine::apply_entry(&mut next, &entry).map_err(MoveError::Illegal)?;
@@ -272,7 +273,7 @@ where
             .iter()
             .enumerate()
             .map(|(i, e)| {
-                serde_json::from_value(e.clone()).map_err(|err| format!("entry {i}: {err}"))
+                Entry::<G::Move>::deserialize(e).map_err(|err| format!("entry {i}: {err}"))
             })
             .collect::<Result<_, _>>()?;
         let game = engine::replay_with::<G>(&typed, &entries, |index, events, game| {

@@ -9,13 +9,13 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::{Json, Router};
+use protocol::ErrorCode;
 use protocol::api::{ApiError, CodeInfo, CreateTable, GameInfo, PublicTables, TableCreated};
-use protocol::{ErrorCode, TableStatus};
 use uuid::Uuid;
 
 use crate::db::TableRow;
 use crate::records::RecordError;
-use crate::room::{SeatDoc, TableDoc};
+use crate::room::TableDoc;
 use crate::{AppState, LookupError, codes};
 
 /// An API error: a status, a stable code and a sentence.
@@ -272,29 +272,13 @@ async fn create_table(
     }
 }
 
+/// The table of a code (one lookup, with its limiter of wrong guesses, for the
+/// socket and the API: `lookup.rs`).
 async fn find(app: &AppState, code: &str, addr: SocketAddr) -> Result<TableRow, ApiErr> {
-    if !codes::plausible_code(code) {
-        app.miss(addr.ip()).await;
-        return Err(ApiErr::no_such_table());
-    }
-    match app.0.db.table_by_code(code).await {
+    match app.table_by_code(code, addr.ip()).await {
         Ok(Some(row)) => Ok(row),
-        Ok(None) => {
-            app.miss(addr.ip()).await;
-            Err(ApiErr::no_such_table())
-        }
-        Err(e) => {
-            tracing::warn!(error = %e, "looking up a code failed");
-            Err(ApiErr::try_again())
-        }
-    }
-}
-
-fn status_of(s: &str) -> TableStatus {
-    match s {
-        "playing" => TableStatus::Playing,
-        "finished" => TableStatus::Finished,
-        _ => TableStatus::Lobby,
+        Ok(None) => Err(ApiErr::no_such_table()),
+        Err(LookupError::Store) => Err(ApiErr::try_again()),
     }
 }
 
@@ -311,19 +295,10 @@ async fn code_info(
     Ok(Json(CodeInfo {
         spectator: row.spectator_code == code,
         game: row.game,
-        status: status_of(&row.status),
-        host_name: doc
-            .players
-            .iter()
-            .find(|p| p.token_hash == doc.host)
-            .map(|p| p.name.clone())
-            .unwrap_or_default(),
+        status: row.status,
+        host_name: doc.host_name().to_owned(),
         seats: doc.settings.seats,
-        seats_taken: doc
-            .seats
-            .iter()
-            .filter(|s| !matches!(s, SeatDoc::Empty))
-            .count() as u8,
+        seats_taken: doc.seats_taken(),
     }))
 }
 

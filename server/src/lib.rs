@@ -13,6 +13,7 @@
 //! - `records`: finished games' records, built once within a memory budget.
 //! - `codes`: invite codes and seat tokens. `web`: the embedded browser client.
 //! - `clock`: the wall clock in milliseconds. `budget`: token buckets.
+//! - `lookup`: a table by its code, with the limiter of wrong guesses.
 //! - `typegen`: the TypeScript declarations of the protocol and every game.
 
 pub mod budget;
@@ -22,6 +23,7 @@ pub mod db;
 pub mod games;
 mod http;
 mod listen;
+mod lookup;
 pub mod metrics;
 mod records;
 pub mod room;
@@ -40,17 +42,16 @@ use std::time::Duration;
 use axum::Router;
 use tokio::net::TcpListener;
 use tokio::sync::{mpsc, oneshot};
-use tokio::time::Instant;
-use uuid::Uuid;
 
 use crate::db::{Db, GameRow, MoveRow, StoreDb, TableRow};
 use crate::games::Registry;
-use crate::room::{PlayerDoc, Room, RoomCtx, RoomInit, RoomMsg, Rooms, SeatDoc, TableDoc};
+use crate::room::{NewTable, Room, RoomCtx, RoomInit, RoomMsg, Rooms};
 use protocol::ErrorCode;
 use protocol::api::{CreateTable, TableCreated};
 
 pub use crate::budget::{AddressBudget, Bucket};
 pub use crate::clock::now_ms;
+pub use crate::lookup::LookupError;
 pub use crate::room::bot_seed;
 
 /// How the server runs.
@@ -148,10 +149,6 @@ const ADDRESS_MESSAGE_BURST: f64 = 400.0;
 const ADDRESS_MESSAGES_PER_SECOND: f64 = 200.0;
 /// Record requests one address may make at once (then [`Config::records_per_minute`]).
 const RECORD_BURST: f64 = 20.0;
-/// Failed code lookups per IP address per minute before its lookups are slowed.
-const MAX_MISSES_PER_MINUTE: u32 = 30;
-/// The wait of each lookup from an address that guesses codes.
-const GUESS_DELAY: Duration = Duration::from_secs(1);
 
 /// What every room and request shares.
 pub struct Shared {
@@ -162,7 +159,7 @@ pub struct Shared {
     /// Live rooms by invite and spectator code, and the public tables.
     pub rooms: Arc<Rooms>,
     /// Wrong-code lookups per address.
-    misses: Mutex<HashMap<IpAddr, Misses>>,
+    misses: lookup::Misses,
     /// Records of finished games, built once.
     records: records::Records,
     /// Open connections per address.
@@ -176,14 +173,6 @@ pub struct Shared {
     /// WebSocket messages per address, all its connections together.
     pub(crate) messages: AddressBudget,
     next_conn: AtomicU64,
-}
-
-/// An address's wrong-code lookups in the current minute.
-struct Misses {
-    since: Instant,
-    count: u32,
-    /// The turn its slowed lookups take, one after another.
-    turn: Arc<tokio::sync::Mutex<()>>,
 }
 
 /// One open connection counted against its address; uncounted when dropped.
@@ -235,7 +224,7 @@ impl AppState {
             config,
             metrics: Arc::new(metrics::Metrics::new()),
             rooms: Arc::default(),
-            misses: Mutex::new(HashMap::new()),
+            misses: lookup::Misses::default(),
             records: records::Records::default(),
             open_per_address: Arc::default(),
             creations,
@@ -290,15 +279,8 @@ impl AppState {
             .games
             .get(&table.game)
             .ok_or_else(|| format!("unknown game {}", table.game))?;
-        let doc: TableDoc =
-            serde_json::from_value(table.doc.clone()).map_err(|e| format!("table doc: {e}"))?;
-        let init = RoomInit {
-            table,
-            doc,
-            kind,
-            game,
-        };
-        self.spawn_room(init).map(|(tx, _, _)| tx)
+        self.spawn_room(RoomInit::stored(table, kind, game)?)
+            .map(|(tx, _, _)| tx)
     }
 
     /// Deletes the tables abandoned in their lobby longer than
@@ -333,19 +315,6 @@ impl AppState {
         Ok(n)
     }
 
-    /// Counts a wrong code looked up from `ip`; once the address has missed
-    /// [`MAX_MISSES_PER_MINUTE`] times, each further miss is answered only after
-    /// [`GUESS_DELAY`], one at a time per address. Guessing crawls, while a right
-    /// code (a player coming back behind the same address) is answered at once.
-    async fn miss(&self, ip: IpAddr) {
-        let Some(turn) = self.record_miss(ip) else {
-            return;
-        };
-        self.0.metrics.slowed_lookups.inc();
-        let _turn = turn.lock_owned().await;
-        tokio::time::sleep(GUESS_DELAY).await;
-    }
-
     /// Takes one table creation from the address's budget.
     fn may_create_table(&self, ip: IpAddr) -> bool {
         self.0.creations.take(ip)
@@ -355,25 +324,6 @@ impl AppState {
     /// megabytes to send, and a person watches a replay now and then.
     fn may_fetch_record(&self, ip: IpAddr) -> bool {
         self.0.record_fetches.take(ip)
-    }
-
-    /// Counts a miss; the address's turn if it is to be slowed.
-    fn record_miss(&self, ip: IpAddr) -> Option<Arc<tokio::sync::Mutex<()>>> {
-        let mut misses = self.0.misses.lock().ok()?;
-        if misses.len() > 100_000 {
-            misses.retain(|_, m| m.since.elapsed() < Duration::from_secs(60));
-        }
-        let entry = misses.entry(ip).or_insert_with(|| Misses {
-            since: Instant::now(),
-            count: 0,
-            turn: Arc::default(),
-        });
-        if entry.since.elapsed() >= Duration::from_secs(60) {
-            entry.since = Instant::now();
-            entry.count = 0;
-        }
-        entry.count += 1;
-        (entry.count > MAX_MISSES_PER_MINUTE).then(|| Arc::clone(&entry.turn))
     }
 
     /// Counts a new WebSocket from `ip`; `None` when the address already has as
@@ -392,43 +342,6 @@ impl AppState {
         })
     }
 
-    /// Finds the room of a code (loading a finished table from the store if need
-    /// be). `Ok(None)` when no table has that code.
-    pub async fn room_by_code(
-        &self,
-        code: &str,
-        ip: IpAddr,
-    ) -> Result<Option<(mpsc::Sender<RoomMsg>, bool)>, LookupError> {
-        if !codes::plausible_code(code) {
-            self.miss(ip).await;
-            return Ok(None);
-        }
-        if let Some(live) = self.0.rooms.get(code) {
-            return Ok(Some(live));
-        }
-        let row = self.0.db.table_by_code(code).await.map_err(|e| {
-            tracing::warn!(error = %e, "looking up a code failed");
-            LookupError::Store
-        })?;
-        let Some(row) = row else {
-            self.miss(ip).await;
-            return Ok(None);
-        };
-        let spectator = row.spectator_code == code;
-        let game = self.0.db.latest_game(row.id).await.map_err(|e| {
-            tracing::warn!(error = %e, "loading a table failed");
-            LookupError::Store
-        })?;
-        let id = row.id;
-        match self.room_from_rows(row, game) {
-            Ok(tx) => Ok(Some((tx, spectator))),
-            Err(e) => {
-                tracing::error!(table = %id, error = %e, "table could not be loaded");
-                Err(LookupError::Store)
-            }
-        }
-    }
-
     /// Creates a table in the lobby (the host takes seat 0) and starts its room.
     pub async fn create_table(
         &self,
@@ -438,36 +351,8 @@ impl AppState {
             ErrorCode::BadSettings,
             "This server has no such game.".to_owned(),
         ))?;
-        let name = room::clean_name(&req.name)?;
-        let settings = room::check_settings(kind.as_ref(), &req.settings)?;
-        let token = codes::new_token();
-        let hash = codes::hash_token(&token);
-        let mut seats = vec![SeatDoc::Empty; usize::from(settings.seats)];
-        if let Some(first) = seats.first_mut() {
-            *first = SeatDoc::Human {
-                token_hash: hash.clone(),
-                away: false,
-            };
-        }
-        let doc = TableDoc {
-            settings,
-            host: hash.clone(),
-            players: vec![PlayerDoc {
-                token_hash: hash,
-                name,
-            }],
-            seats,
-        };
-        let row = TableRow {
-            id: Uuid::new_v4(),
-            game: kind.id().to_owned(),
-            invite_code: codes::new_code(),
-            spectator_code: codes::new_code(),
-            status: "lobby".to_owned(),
-            public: doc.settings.public,
-            doc: serde_json::to_value(&doc).unwrap_or(serde_json::Value::Null),
-            updated_at_ms: now_ms(),
-        };
+        let NewTable { row, doc, token } =
+            room::new_table(kind.as_ref(), &req.name, &req.settings)?;
         let try_again = || {
             (
                 ErrorCode::TryAgain,
@@ -517,12 +402,6 @@ impl AppState {
             }
         }
     }
-}
-
-/// Why a code could not be looked up.
-#[derive(Debug)]
-pub enum LookupError {
-    Store,
 }
 
 /// The router: HTTP API, WebSocket, health, metrics and the web client.

@@ -13,6 +13,7 @@ use std::sync::{Arc, Mutex};
 
 use axum::body::Bytes;
 use engine::Viewer;
+use protocol::TableStatus;
 use serde::Serialize;
 use serde_json::Value;
 use serde_json::value::RawValue;
@@ -93,7 +94,7 @@ impl Records {
         table: &TableRow,
         built_count: &prometheus::IntCounter,
     ) -> Result<Bytes, RecordError> {
-        if table.status == "lobby" {
+        if table.status == TableStatus::Lobby {
             return Err(RecordError::NotOver);
         }
         let key = Key {

@@ -381,7 +381,7 @@ async fn stored_game(
         game: game.into(),
         invite_code: server::codes::new_code(),
         spectator_code: server::codes::new_code(),
-        status: "playing".into(),
+        status: protocol::TableStatus::Playing,
         public: false,
         doc: serde_json::to_value(&doc).unwrap(),
         updated_at_ms: server::now_ms(),

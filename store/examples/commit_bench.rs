@@ -129,7 +129,7 @@ async fn create_games(store: &Store, rooms: usize) -> Result<Vec<Uuid>, StoreErr
             game: "big-city".into(),
             invite_code: format!("bench-i-{i}"),
             spectator_code: format!("bench-s-{i}"),
-            status: "playing".into(),
+            status: protocol::TableStatus::Playing,
             public: false,
             doc: json!({"seats": 4}),
             updated_at_ms: 0,

@@ -289,7 +289,7 @@ mod tests {
                 game: "tic-tac-toe".into(),
                 invite_code: format!("i{i}"),
                 spectator_code: format!("s{i}"),
-                status: "playing".into(),
+                status: protocol::TableStatus::Playing,
                 public: false,
                 doc: json!({}),
                 updated_at_ms: 0,

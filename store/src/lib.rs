@@ -62,6 +62,7 @@ use std::path::Path;
 use std::str::FromStr;
 use std::time::Duration;
 
+use protocol::TableStatus;
 use serde_json::Value;
 use sqlx::postgres::{PgConnectOptions, PgConnection, PgPool, PgPoolOptions};
 use sqlx::sqlite::{
@@ -103,8 +104,9 @@ pub struct TableRow {
     pub invite_code: String,
     /// Code of the link that lets people watch. Unique across tables.
     pub spectator_code: String,
-    /// `"lobby"`, `"playing"` or `"finished"` (the database rejects anything else).
-    pub status: String,
+    /// Stored as `"lobby"`, `"playing"` or `"finished"` (the database rejects
+    /// anything else).
+    pub status: TableStatus,
     /// Listed publicly in the lobby.
     pub public: bool,
     /// Server-owned JSON: settings, seats, names, token hashes, host.
@@ -231,7 +233,11 @@ macro_rules! table_from_row {
             game: col!($row, "game", $what),
             invite_code: col!($row, "invite_code", $what),
             spectator_code: col!($row, "spectator_code", $what),
-            status: col!($row, "status", $what),
+            status: {
+                let text: String = col!($row, "status", $what);
+                TableStatus::parse(&text)
+                    .ok_or_else(|| StoreError::Corrupt(format!("{}: status {text:?}", $what)))?
+            },
             public: col!($row, "public", $what),
             doc: {
                 let Json(v): Json<Value> = col!($row, "doc", $what);
@@ -783,6 +789,7 @@ fn bind_table<'q, DB: sqlx::Database>(
 where
     Uuid: sqlx::Encode<'q, DB> + sqlx::Type<DB>,
     String: sqlx::Encode<'q, DB> + sqlx::Type<DB>,
+    &'q str: sqlx::Encode<'q, DB> + sqlx::Type<DB>,
     bool: sqlx::Encode<'q, DB> + sqlx::Type<DB>,
     i64: sqlx::Encode<'q, DB> + sqlx::Type<DB>,
     Json<&'q Value>: sqlx::Encode<'q, DB> + sqlx::Type<DB>,
@@ -791,7 +798,7 @@ where
         .bind(&t.game)
         .bind(&t.invite_code)
         .bind(&t.spectator_code)
-        .bind(&t.status)
+        .bind(t.status.as_str())
         .bind(t.public)
         .bind(Json(&t.doc))
         .bind(t.updated_at_ms)

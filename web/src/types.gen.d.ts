@@ -171,11 +171,7 @@ drawable: Array<number>,
 /**
  * Useless cards discarded this turn, to be replaced at its end.
  */
-useless_discarded: number, passes_in_a_row: number, 
-/**
- * O1: timed-out turns in a row, per seat.
- */
-timeouts_in_a_row: Array<number>, trade: BigCityTradeView | null, 
+useless_discarded: number, passes_in_a_row: number, trade: BigCityTradeView | null, 
 /**
  * Number of turns played (a turn = one seat's action).
  */

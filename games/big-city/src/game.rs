@@ -63,7 +63,6 @@ pub struct BigCity {
     pub(crate) drawn: [u8; 8],
     pub(crate) useless_pending: u8,
     pub(crate) passes: u8,
-    pub(crate) timeouts: Vec<u8>,
     pub(crate) period: u64,
     pub(crate) turn_number: u32,
     /// F1: seats still to place a starting neighborhood, in order.
@@ -364,7 +363,6 @@ impl BigCity {
             drawn: [0; 8],
             useless_pending: 0,
             passes: 0,
-            timeouts: vec![0; usize::from(seats)],
             period: 0,
             turn_number: 0,
             setup_queue,
@@ -825,7 +823,6 @@ impl BigCity {
                     ));
                 }
                 self.check_tile(t)?;
-                self.timeouts[usize::from(seat)] = 0;
                 self.place_tile(seat, t, &mut ev);
                 self.setup_set.retain(|n| n != neighborhood);
                 self.next_setup(&mut ev);
@@ -833,17 +830,14 @@ impl BigCity {
             (Step::Action, _) => self.apply_action(seat, mv, &mut ev)?,
             (Step::SecondStreetcar, Move::Streetcar { segment }) => {
                 let e = self.check_streetcar(segment).map_err(Fail::illegal)?;
-                self.timeouts[usize::from(seat)] = 0;
                 self.place_streetcar(seat, e, &mut ev);
                 self.finish_action(self.useless_pending, &mut ev);
             }
             (Step::SecondStreetcar, Move::Done {}) => {
-                self.timeouts[usize::from(seat)] = 0;
                 self.finish_action(self.useless_pending, &mut ev);
             }
             (Step::Drawing { .. }, Move::Draw { stack }) => {
                 self.stack_allowed(*stack).map_err(Fail::illegal)?;
-                self.timeouts[usize::from(seat)] = 0;
                 self.draw(*stack, &mut ev);
             }
             (Step::TradeAnswers, Move::TradeAnswer { cards }) => {
@@ -859,16 +853,14 @@ impl BigCity {
             }
             (Step::TradeAccept, Move::TradeAccept { picks }) => {
                 self.check_picks(picks)?;
-                self.timeouts[usize::from(seat)] = 0;
                 self.accept_trade(picks, &mut ev);
             }
             (Step::TradeExchange, Move::Exchange { cards }) => {
                 self.check_cards(seat, cards, 1, 2)?;
-                self.acted(seat);
+                self.acted();
                 self.exchange(seat, cards, &mut ev);
             }
             (Step::TradeExchange, Move::Done {}) => {
-                self.timeouts[usize::from(seat)] = 0;
                 // Nothing changed hands: the turn counts as a pass (F2).
                 self.passes += 1;
                 self.finish_action(self.useless_pending, &mut ev);
@@ -947,7 +939,7 @@ impl BigCity {
                     rotation: *rotation,
                 };
                 self.check_tile(t)?;
-                self.acted(seat);
+                self.acted();
                 self.place_tile(seat, t, ev);
                 self.finish_action(self.useless_pending, ev);
             }
@@ -955,7 +947,7 @@ impl BigCity {
                 let points = self
                     .check_build(seat, *piece, cells)
                     .map_err(Fail::illegal)?;
-                self.acted(seat);
+                self.acted();
                 let draws = if let Some(card) = piece.special_card() {
                     self.remove_card(seat, card);
                     self.discards.push(card);
@@ -990,7 +982,7 @@ impl BigCity {
             Move::Streetcar { segment } => {
                 let e = self.check_streetcar(segment).map_err(Fail::illegal)?;
                 let first = self.line.is_empty();
-                self.acted(seat);
+                self.acted();
                 self.place_streetcar(seat, e, ev);
                 if !first && !self.streetcar_edges().is_empty() {
                     self.step = Step::SecondStreetcar;
@@ -1000,11 +992,10 @@ impl BigCity {
             }
             Move::Exchange { cards } => {
                 self.check_cards(seat, cards, 1, self.hand(seat).len().max(1))?;
-                self.acted(seat);
+                self.acted();
                 self.exchange(seat, cards, ev);
             }
             Move::Pass {} => {
-                self.timeouts[usize::from(seat)] = 0;
                 self.pass(seat, ev);
             }
             Move::DiscardUseless { card } => {
@@ -1028,7 +1019,6 @@ impl BigCity {
                         ),
                     ));
                 }
-                self.timeouts[usize::from(seat)] = 0;
                 self.remove_card(seat, *card);
                 self.discards.push(*card);
                 self.useless_pending += 1;
@@ -1053,7 +1043,6 @@ impl BigCity {
                 }
                 // The pass streak is decided when the trade ends: a trade in which
                 // nothing changes hands counts as a pass (F2).
-                self.timeouts[usize::from(seat)] = 0;
                 let neighborhoods: Vec<u8> = cards.iter().map(|&c| stack_of(c)).collect();
                 ev.push(event(EventKind::TradeOffered {
                     seat,
@@ -1076,9 +1065,8 @@ impl BigCity {
     }
 
     /// A real action was chosen: the pass streak ends.
-    fn acted(&mut self, seat: u8) {
+    fn acted(&mut self) {
         self.passes = 0;
-        self.timeouts[usize::from(seat)] = 0;
     }
 
     fn pass(&mut self, seat: u8, ev: &mut Vec<Event>) {
@@ -1338,6 +1326,8 @@ impl BigCity {
     }
 
     // ----- timeout (O1) -----
+    // A timed-out turn passes; counting timeouts in a row and marking a seat
+    // away is the table's business (the server's room), the same for every game.
 
     pub fn timeout(&mut self) -> Vec<Event> {
         let mut ev = Vec::new();
@@ -1348,7 +1338,6 @@ impl BigCity {
         match self.step.clone() {
             Step::StartingCity => {
                 ev.push(event(EventKind::TimedOut { seat }));
-                self.timeouts[usize::from(seat)] += 1;
                 let t = self
                     .placements
                     .iter()
@@ -1372,7 +1361,6 @@ impl BigCity {
             }
             step => {
                 ev.push(event(EventKind::TimedOut { seat }));
-                self.timeouts[usize::from(seat)] += 1;
                 match step {
                     Step::Action => self.pass(seat, &mut ev),
                     Step::SecondStreetcar | Step::TradeExchange | Step::TradeAccept => {

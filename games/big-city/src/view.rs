@@ -166,7 +166,6 @@ impl BigCity {
             },
             useless_discarded: self.useless_pending,
             passes_in_a_row: self.passes,
-            timeouts_in_a_row: self.timeouts.clone(),
             trade,
             turn_number: self.turn_number,
             winners: self.winners.clone(),

@@ -316,8 +316,6 @@ pub struct View {
     /// Useless cards discarded this turn, to be replaced at its end.
     pub useless_discarded: u8,
     pub passes_in_a_row: u8,
-    /// O1: timed-out turns in a row, per seat.
-    pub timeouts_in_a_row: Vec<u8>,
     pub trade: Option<TradeView>,
     /// Number of turns played (a turn = one seat's action).
     pub turn_number: u32,

@@ -106,7 +106,7 @@ async fn preload(dir: &std::path::Path) {
         game: "big-city".to_owned(),
         invite_code: server::codes::new_code(),
         spectator_code: server::codes::new_code(),
-        status: "finished".to_owned(),
+        status: protocol::TableStatus::Finished,
         public: false,
         doc: serde_json::to_value(&doc).unwrap(),
         updated_at_ms: now,

@@ -76,7 +76,11 @@ impl Room {
                             .values()
                             .any(|c| c.player.as_deref() == Some(token_hash.as_str()));
                         Occupant::Human {
-                            name: self.player_name(token_hash).unwrap_or_default(),
+                            name: self
+                                .doc
+                                .player_name(token_hash)
+                                .unwrap_or_default()
+                                .to_owned(),
                             connected,
                             gone_ms: if connected {
                                 None
@@ -94,14 +98,14 @@ impl Room {
         let spectators = self
             .conns
             .values()
-            .filter(|c| self.seat_of(c.player.as_deref()).is_none())
+            .filter(|c| self.doc.seat_of(c.player.as_deref()).is_none())
             .count();
         TableInfo {
             game: self.kind.id().to_owned(),
             status: self.status,
             settings: self.doc.settings.clone(),
             seats,
-            host_seat: self.seat_of(Some(&self.doc.host)),
+            host_seat: self.doc.seat_of(Some(&self.doc.host)),
             spectators: u32::try_from(spectators).unwrap_or(u32::MAX),
             invite_code: with_codes.then(|| self.invite_code.clone()),
             spectator_code: with_codes.then(|| self.spectator_code.clone()),
@@ -135,13 +139,6 @@ impl Room {
     /// Keeps the public lobby listing in step. Private tables are never listed.
     pub(super) fn publish(&self) {
         if self.doc.settings.public && self.status != TableStatus::Finished {
-            let host_name = self.player_name(&self.doc.host).unwrap_or_default();
-            let taken = self
-                .doc
-                .seats
-                .iter()
-                .filter(|s| !matches!(s, SeatDoc::Empty))
-                .count();
             self.ctx.rooms.list(
                 self.id,
                 PublicTable {
@@ -149,9 +146,9 @@ impl Room {
                     game: self.kind.id().to_owned(),
                     status: self.status,
                     seats: self.doc.settings.seats,
-                    seats_taken: u8::try_from(taken).unwrap_or(u8::MAX),
+                    seats_taken: self.doc.seats_taken(),
                     spectators_allowed: self.doc.settings.spectators_allowed,
-                    host_name,
+                    host_name: self.doc.host_name().to_owned(),
                 },
             );
         } else {

@@ -9,6 +9,7 @@ use serde_json::Value;
 use tokio::time::Instant;
 use uuid::Uuid;
 
+use super::away::AwayStreaks;
 use crate::db::{GameRow, MoveRow};
 use crate::games::{ErasedGame, GameKind, SetupDoc};
 use crate::views::ViewJson;
@@ -37,7 +38,8 @@ pub(super) struct Live {
     pub(super) timer: Option<Timer>,
     pub(super) bot_due: Option<Instant>,
     pub(super) bot_rng: GameRng,
-    pub(super) timeouts_in_row: Vec<u8>,
+    /// Each seat's timeouts in a row.
+    pub(super) away: AwayStreaks,
     /// A commit failed: the log may hold more than memory; reload before the next move.
     pub(super) dirty: bool,
     pub(super) recent: RecentEvents,
@@ -101,7 +103,7 @@ impl Live {
             views: HashMap::new(),
             timer: None,
             bot_due: None,
-            timeouts_in_row: vec![0; seats],
+            away: AwayStreaks::new(seats),
             dirty: false,
             recent: RecentEvents::default(),
         }

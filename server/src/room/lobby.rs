@@ -1,372 +1,100 @@
-//! The client messages of a table: joining, the lobby (seats, host controls),
-//! chat, and the dispatch of every other message to the game.
+//! The lobby: seats and host controls. Each change is a pure function from the
+//! table document to the next one (or a refusal), tested without a runtime; the
+//! room's handlers below check who asks, persist the new document, then tell
+//! everyone.
 
-use axum::extract::ws::Utf8Bytes;
 use engine::{BotLevel, Seat};
-use protocol::{ChatLine, ClientMsg, ErrorCode, ServerMsg, TableSettings, TableStatus};
-use serde_json::Value;
+use protocol::{ErrorCode, TableSettings, TableStatus};
 
-use super::doc::prune_players;
-use super::names::{clean_chat, clean_name, unique_name};
-use super::{
-    Conn, Outbox, PlayerDoc, Refusal, Room, SeatDoc, TableDoc, check_settings, encode, error_msg,
-    now_ms, refuse, status_str,
-};
+use super::{PlayerDoc, Refusal, Room, SeatDoc, TableDoc, check_settings, refuse};
 use crate::codes;
-use crate::db::TableRow;
 
-/// Chat lines kept for people who join later.
-pub(super) const CHAT_HISTORY: usize = 50;
-
-impl Room {
-    pub(super) fn on_join(
-        &mut self,
-        conn: u64,
-        token: Option<String>,
-        name: String,
-        spectator_link: bool,
-        out: Outbox,
-    ) -> bool {
-        let reply_err = |code, message: &str| {
-            out.push(error_msg(code, message, None, None));
-            false
-        };
-        let mut player = None;
-        let mut name = name.trim().to_owned();
-        if let Some(token) = &token {
-            let hash = codes::hash_token(token);
-            match self.player_name(&hash) {
-                Some(known) => {
-                    name = known;
-                    player = Some(hash);
-                }
-                None if hash == self.doc.host => player = Some(hash),
-                None => {
-                    return reply_err(
-                        ErrorCode::BadToken,
-                        "That seat token does not belong to this table.",
-                    );
-                }
-            }
+impl TableDoc {
+    /// `seat` emptied.
+    pub fn leave_seat(&self, seat: Seat) -> TableDoc {
+        let mut doc = self.clone();
+        if let Some(s) = doc.seats.get_mut(usize::from(seat)) {
+            *s = SeatDoc::Empty;
         }
-        if player.is_none() {
-            if spectator_link && !self.doc.settings.spectators_allowed {
-                return reply_err(
-                    ErrorCode::NoSpectators,
-                    "This table does not allow spectators.",
-                );
-            }
-            // A newcomer's name: cleaned, and told apart from everyone's at the
-            // table (players with a token, and whoever is connected). Every name
-            // at a table enters here or at the table's creation.
-            name = match clean_name(&name) {
-                Ok(clean) => unique_name(
-                    &clean,
-                    self.doc
-                        .players
-                        .iter()
-                        .map(|p| p.name.as_str())
-                        .chain(self.conns.values().map(|c| c.name.as_str())),
-                ),
-                Err((code, message)) => return reply_err(code, &message),
-            };
-        }
-        let newly_seated = self.seat_of(player.as_deref()).is_some()
-            && !self.conns.values().any(|c| c.player == player);
-        self.conns.insert(
-            conn,
-            Conn {
-                out,
-                player,
-                token,
-                name,
-                spectator_link,
-                chat: crate::Bucket::new(5.0, 0.5),
-            },
-        );
-        self.ctx.metrics.connections.inc();
-        self.welcome(conn);
-        if let Some(snap) = self.snapshot_for(conn) {
-            self.send(conn, snap);
-        }
-        let history: Vec<Utf8Bytes> = self
-            .chat
-            .iter()
-            .map(|line| encode(&ServerMsg::Chat { line: line.clone() }))
-            .collect();
-        for line in history {
-            self.send(conn, line);
-        }
-        // Presence and the spectator count changed for everyone else.
-        let _ = newly_seated;
-        self.broadcast_table();
-        true
+        doc
     }
 
-    // ----- client messages -----
-
-    pub(super) async fn on_client(&mut self, conn: u64, msg: ClientMsg) -> Result<(), Refusal> {
-        if !self.conns.contains_key(&conn) {
-            return Ok(());
-        }
-        match msg {
-            ClientMsg::Hello { .. } => refuse(ErrorCode::HelloFirst, "You already said hello."),
-            ClientMsg::Move { id, version, mv } => self.on_move(conn, id, version, mv).await,
-            ClientMsg::LegalMoves => {
-                let seat = self.require_seat(conn)?;
-                let live = self
-                    .live
-                    .as_ref()
-                    .ok_or((ErrorCode::WrongStatus, "No game is running.".to_owned()))?;
-                let msg = encode(&ServerMsg::LegalMoves {
-                    version: live.version,
-                    moves: live.state.legal_moves(seat),
-                });
-                self.send(conn, msg);
-                Ok(())
-            }
-            ClientMsg::Resync => {
-                self.welcome(conn);
-                if let Some(snap) = self.snapshot_for(conn) {
-                    self.send(conn, snap);
-                }
-                Ok(())
-            }
-            ClientMsg::Chat { text } => self.on_chat(conn, text),
-            ClientMsg::TakeSeat { seat } => self.on_take_seat(conn, seat).await,
-            ClientMsg::LeaveSeat => {
-                self.require_lobby()?;
-                let hash = self.conn_player(conn);
-                let seat = self.require_seat(conn)?;
-                let mut doc = self.doc.clone();
-                doc.seats[usize::from(seat)] = SeatDoc::Empty;
-                self.save_doc(doc).await?;
-                if let Some(hash) = hash {
-                    self.rewelcome_player(&hash);
-                }
-                self.broadcast_table();
-                Ok(())
-            }
-            ClientMsg::Configure { settings } => {
-                self.require_host(conn)?;
-                self.require_lobby()?;
-                let mut doc = self.doc.clone();
-                let settings = self.check_settings(&settings)?;
-                let n = usize::from(settings.seats);
-                if doc
-                    .seats
-                    .iter()
-                    .skip(n)
-                    .any(|s| !matches!(s, SeatDoc::Empty))
-                {
-                    return refuse(
-                        ErrorCode::BadSettings,
-                        "Free the seats you want to remove first.",
-                    );
-                }
-                doc.seats.resize(n, SeatDoc::Empty);
-                doc.settings = settings;
-                self.save_doc(doc).await?;
-                self.broadcast_table();
-                Ok(())
-            }
-            ClientMsg::AddBot { seat, level } => self.on_add_bot(conn, seat, level).await,
-            ClientMsg::Kick { seat } => {
-                self.require_host(conn)?;
-                self.require_lobby()?;
-                let i = self.seat_index(seat)?;
-                let mut doc = self.doc.clone();
-                let was = std::mem::replace(&mut doc.seats[i], SeatDoc::Empty);
-                if was == SeatDoc::Empty {
-                    return refuse(ErrorCode::NoSuchSeat, "That seat is already empty.");
-                }
-                self.save_doc(doc).await?;
-                if let SeatDoc::Human { token_hash, .. } = was {
-                    self.rewelcome_player(&token_hash);
-                }
-                self.broadcast_table();
-                Ok(())
-            }
-            ClientMsg::Start => {
-                self.require_host(conn)?;
-                self.require_lobby()?;
-                self.start_game().await
-            }
-            ClientMsg::PlayAgain => {
-                self.require_host(conn)?;
-                self.require_finished()?;
-                self.start_game().await
-            }
-            ClientMsg::BackToLobby => {
-                self.require_host(conn)?;
-                self.require_finished()?;
-                self.save(self.doc.clone(), TableStatus::Lobby).await?;
-                // The finished game stays in the store (its record, the next
-                // game's number); the lobby shows none.
-                self.live = None;
-                self.broadcast_table();
-                Ok(())
-            }
-        }
-    }
-
-    pub fn check_settings(&self, settings: &TableSettings) -> Result<TableSettings, Refusal> {
-        check_settings(self.kind.as_ref(), settings)
-    }
-
-    /// Persists a changed table document, then makes it current.
-    pub(super) async fn save_doc(&mut self, doc: TableDoc) -> Result<(), Refusal> {
-        self.save(doc, self.status).await
-    }
-
-    pub(super) async fn save(
-        &mut self,
-        mut doc: TableDoc,
-        status: TableStatus,
-    ) -> Result<(), Refusal> {
-        prune_players(&mut doc);
-        let row = TableRow {
-            id: self.id,
-            game: self.kind.id().to_owned(),
-            invite_code: self.invite_code.clone(),
-            spectator_code: self.spectator_code.clone(),
-            status: status_str(status).to_owned(),
-            public: doc.settings.public,
-            doc: serde_json::to_value(&doc).unwrap_or(Value::Null),
-            updated_at_ms: now_ms(),
-        };
-        if let Err(e) = self.ctx.db.upsert_table(&row).await {
-            tracing::warn!(table = %self.id, error = %e, "saving the table failed");
+    /// New settings (already checked against the game); the seats beyond the
+    /// new count must be free.
+    pub fn configure(&self, settings: TableSettings) -> Result<TableDoc, Refusal> {
+        let n = usize::from(settings.seats);
+        if self.seats.iter().skip(n).any(|s| *s != SeatDoc::Empty) {
             return refuse(
-                ErrorCode::TryAgain,
-                "The server could not save that. Try again.",
+                ErrorCode::BadSettings,
+                "Free the seats you want to remove first.",
             );
         }
-        self.doc = doc;
-        self.status = status;
-        Ok(())
+        let mut doc = self.clone();
+        doc.seats.resize(n, SeatDoc::Empty);
+        doc.settings = settings;
+        Ok(doc)
     }
 
-    pub(super) fn on_chat(&mut self, conn: u64, text: String) -> Result<(), Refusal> {
-        let text = clean_chat(&text);
-        let chars = text.chars().count();
-        if chars == 0 || chars > protocol::MAX_CHAT_CHARS {
-            return refuse(
-                ErrorCode::BadChat,
-                &format!(
-                    "A chat message has 1 to {} characters.",
-                    protocol::MAX_CHAT_CHARS
-                ),
-            );
+    /// `seat` emptied by the host; with whoever sat there.
+    pub fn kick(&self, seat: Seat) -> Result<(TableDoc, SeatDoc), Refusal> {
+        let i = self.seat_index(seat)?;
+        let mut doc = self.clone();
+        let was = std::mem::replace(&mut doc.seats[i], SeatDoc::Empty);
+        if was == SeatDoc::Empty {
+            return refuse(ErrorCode::NoSuchSeat, "That seat is already empty.");
         }
-        let Some(c) = self.conns.get_mut(&conn) else {
-            return Ok(());
-        };
-        if !c.chat.take() {
-            return refuse(
-                ErrorCode::RateLimited,
-                "You are chatting too fast. Wait a moment.",
-            );
-        }
-        let name = c.name.clone();
-        let player = c.player.clone();
-        let line = ChatLine {
-            name,
-            seat: self.seat_of(player.as_deref()),
-            text,
-            at_ms: u64::try_from(now_ms()).unwrap_or(0),
-        };
-        if self.chat.len() == CHAT_HISTORY {
-            self.chat.pop_front();
-        }
-        self.chat.push_back(line.clone());
-        let msg = encode(&ServerMsg::Chat { line });
-        let ids: Vec<u64> = self.conns.keys().copied().collect();
-        for id in ids {
-            self.send(id, msg.clone());
-        }
-        Ok(())
+        Ok((doc, was))
     }
 
-    pub(super) async fn on_take_seat(
-        &mut self,
-        conn: u64,
+    /// The player `hash` (named `name`) in `seat`, or in the first free seat; he
+    /// leaves any seat he held. A player who left his seat was dropped from the
+    /// players: he is back.
+    pub fn take_seat(
+        &self,
         seat: Option<Seat>,
-    ) -> Result<(), Refusal> {
-        self.require_lobby()?;
-        let Some(c) = self.conns.get(&conn) else {
-            return Ok(());
-        };
-        if c.spectator_link && c.player.is_none() {
-            return refuse(ErrorCode::Spectator, "Spectators cannot take a seat.");
-        }
+        hash: &str,
+        name: &str,
+    ) -> Result<TableDoc, Refusal> {
         let i = match seat {
             Some(s) => self.seat_index(s)?,
             None => self
-                .doc
                 .seats
                 .iter()
                 .position(|s| *s == SeatDoc::Empty)
                 .ok_or((ErrorCode::SeatTaken, "The table is full.".to_owned()))?,
         };
-        if self.doc.seats[i] != SeatDoc::Empty {
+        if self.seats[i] != SeatDoc::Empty {
             return refuse(ErrorCode::SeatTaken, "That seat is taken.");
         }
-        let mut doc = self.doc.clone();
-        let mut new_token = None;
-        let hash = match &c.player {
-            // A player who left his seat was dropped from the players: he is back.
-            Some(h) => {
-                if !doc.players.iter().any(|p| p.token_hash == *h) {
-                    doc.players.push(PlayerDoc {
-                        token_hash: h.clone(),
-                        name: c.name.clone(),
-                    });
-                }
-                h.clone()
-            }
-            None => {
-                let token = codes::new_token();
-                let hash = codes::hash_token(&token);
-                doc.players.push(PlayerDoc {
-                    token_hash: hash.clone(),
-                    name: c.name.clone(),
-                });
-                new_token = Some(token);
-                hash
-            }
-        };
+        let mut doc = self.clone();
+        if !doc.players.iter().any(|p| p.token_hash == hash) {
+            doc.players.push(PlayerDoc {
+                token_hash: hash.to_owned(),
+                name: name.to_owned(),
+            });
+        }
         for s in doc.seats.iter_mut() {
-            if matches!(s, SeatDoc::Human { token_hash, .. } if *token_hash == hash) {
+            if matches!(s, SeatDoc::Human { token_hash, .. } if token_hash == hash) {
                 *s = SeatDoc::Empty;
             }
         }
         doc.seats[i] = SeatDoc::Human {
-            token_hash: hash.clone(),
+            token_hash: hash.to_owned(),
             away: false,
         };
-        self.save_doc(doc).await?;
-        if let Some(c) = self.conns.get_mut(&conn) {
-            c.player = Some(hash.clone());
-            if new_token.is_some() {
-                c.token = new_token;
-            }
-        }
-        self.rewelcome_player(&hash);
-        self.broadcast_table();
-        Ok(())
+        Ok(doc)
     }
 
-    pub(super) async fn on_add_bot(
-        &mut self,
-        conn: u64,
+    /// A bot in `seat`: an empty seat in the lobby, or during a game the seat of
+    /// a player marked away (whose token hash comes back with the document).
+    pub fn add_bot(
+        &self,
+        status: TableStatus,
         seat: Seat,
         level: BotLevel,
-    ) -> Result<(), Refusal> {
-        self.require_host(conn)?;
+    ) -> Result<(TableDoc, Option<String>), Refusal> {
         let i = self.seat_index(seat)?;
-        let mut doc = self.doc.clone();
-        let replaced = match (self.status, &doc.seats[i]) {
+        let replaced = match (status, &self.seats[i]) {
             (TableStatus::Lobby, SeatDoc::Empty) => None,
             (TableStatus::Lobby, _) => return refuse(ErrorCode::SeatTaken, "That seat is taken."),
             (
@@ -386,20 +114,362 @@ impl Room {
                 return refuse(ErrorCode::WrongStatus, "The game is over.");
             }
         };
+        let mut doc = self.clone();
         doc.seats[i] = SeatDoc::Bot { level };
+        Ok((doc, replaced))
+    }
+
+    /// The document a new game starts with: every seat taken, nobody away.
+    pub fn for_a_game(&self) -> Result<TableDoc, Refusal> {
+        if self.seats.contains(&SeatDoc::Empty) {
+            return refuse(
+                ErrorCode::BadSettings,
+                "Every seat needs a player or a bot.",
+            );
+        }
+        let mut doc = self.clone();
+        for s in doc.seats.iter_mut() {
+            if let SeatDoc::Human { away, .. } = s {
+                *away = false;
+            }
+        }
+        Ok(doc)
+    }
+
+    /// The names by seat a game is set up with.
+    pub fn seat_names(&self) -> Vec<String> {
+        self.seats
+            .iter()
+            .map(|s| match s {
+                SeatDoc::Human { token_hash, .. } => {
+                    self.player_name(token_hash).unwrap_or_default().to_owned()
+                }
+                SeatDoc::Bot { level } => format!("Bot ({})", level_name(*level)),
+                SeatDoc::Empty => String::new(),
+            })
+            .collect()
+    }
+
+    /// Seats whose away flag changes, with the new flag. `None` when nothing does.
+    pub fn with_away(&self, changes: &[(Seat, bool)]) -> Option<TableDoc> {
+        let mut doc = self.clone();
+        let mut changed = false;
+        for &(seat, now_away) in changes {
+            if let Some(SeatDoc::Human { away, .. }) = doc.seats.get_mut(usize::from(seat))
+                && *away != now_away
+            {
+                *away = now_away;
+                changed = true;
+            }
+        }
+        changed.then_some(doc)
+    }
+}
+
+fn level_name(level: BotLevel) -> &'static str {
+    match level {
+        BotLevel::Random => "random",
+        BotLevel::Greedy => "greedy",
+    }
+}
+
+impl Room {
+    pub(super) async fn on_leave_seat(&mut self, conn: u64) -> Result<(), Refusal> {
+        self.require_lobby()?;
+        let hash = self.conn_player(conn);
+        let seat = self.require_seat(conn)?;
+        self.save_doc(self.doc.leave_seat(seat)).await?;
+        if let Some(hash) = hash {
+            self.rewelcome_player(&hash);
+        }
+        self.broadcast_table();
+        Ok(())
+    }
+
+    pub(super) async fn on_configure(
+        &mut self,
+        conn: u64,
+        settings: TableSettings,
+    ) -> Result<(), Refusal> {
+        self.require_host(conn)?;
+        self.require_lobby()?;
+        let settings = check_settings(self.kind.as_ref(), &settings)?;
+        self.save_doc(self.doc.configure(settings)?).await?;
+        self.broadcast_table();
+        Ok(())
+    }
+
+    pub(super) async fn on_kick(&mut self, conn: u64, seat: Seat) -> Result<(), Refusal> {
+        self.require_host(conn)?;
+        self.require_lobby()?;
+        let (doc, was) = self.doc.kick(seat)?;
+        self.save_doc(doc).await?;
+        if let SeatDoc::Human { token_hash, .. } = was {
+            self.rewelcome_player(&token_hash);
+        }
+        self.broadcast_table();
+        Ok(())
+    }
+
+    pub(super) async fn on_take_seat(
+        &mut self,
+        conn: u64,
+        seat: Option<Seat>,
+    ) -> Result<(), Refusal> {
+        self.require_lobby()?;
+        let Some(c) = self.conns.get(&conn) else {
+            return Ok(());
+        };
+        if c.spectator_link && c.player.is_none() {
+            return refuse(ErrorCode::Spectator, "Spectators cannot take a seat.");
+        }
+        let (hash, new_token) = match &c.player {
+            Some(h) => (h.clone(), None),
+            None => {
+                let token = codes::new_token();
+                (codes::hash_token(&token), Some(token))
+            }
+        };
+        let doc = self.doc.take_seat(seat, &hash, &c.name)?;
+        self.save_doc(doc).await?;
+        if let Some(c) = self.conns.get_mut(&conn) {
+            c.player = Some(hash.clone());
+            if new_token.is_some() {
+                c.token = new_token;
+            }
+        }
+        self.rewelcome_player(&hash);
+        self.broadcast_table();
+        Ok(())
+    }
+
+    pub(super) async fn on_add_bot(
+        &mut self,
+        conn: u64,
+        seat: Seat,
+        level: BotLevel,
+    ) -> Result<(), Refusal> {
+        self.require_host(conn)?;
+        let (doc, replaced) = self.doc.add_bot(self.status, seat, level)?;
         self.save_doc(doc).await?;
         if let Some(hash) = replaced {
             self.rewelcome_player(&hash);
         }
-        if let Some(n) = self
-            .live
-            .as_mut()
-            .and_then(|live| live.timeouts_in_row.get_mut(i))
-        {
-            *n = 0;
+        if let Some(live) = self.live.as_mut() {
+            live.away.reset(seat);
         }
         self.schedule();
         self.broadcast_table();
         Ok(())
+    }
+
+    pub(super) async fn on_back_to_lobby(&mut self, conn: u64) -> Result<(), Refusal> {
+        self.require_host(conn)?;
+        self.require_finished()?;
+        self.save(self.doc.clone(), TableStatus::Lobby).await?;
+        // The finished game stays in the store (its record, the next game's
+        // number); the lobby shows none.
+        self.live = None;
+        self.broadcast_table();
+        Ok(())
+    }
+
+    /// Persists a changed table document, then makes it current.
+    pub(super) async fn save_doc(&mut self, doc: TableDoc) -> Result<(), Refusal> {
+        self.save(doc, self.status).await
+    }
+
+    /// Persists the table document and status, then makes them current.
+    pub(super) async fn save(
+        &mut self,
+        mut doc: TableDoc,
+        status: TableStatus,
+    ) -> Result<(), Refusal> {
+        doc.prune_players();
+        let codes = [self.invite_code.clone(), self.spectator_code.clone()];
+        let row = doc.row(self.id, self.kind.id(), codes, status);
+        if let Err(e) = self.ctx.db.upsert_table(&row).await {
+            tracing::warn!(table = %self.id, error = %e, "saving the table failed");
+            return refuse(
+                ErrorCode::TryAgain,
+                "The server could not save that. Try again.",
+            );
+        }
+        self.doc = doc;
+        self.status = status;
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn settings(seats: u8) -> TableSettings {
+        TableSettings {
+            seats,
+            public: false,
+            spectators_allowed: true,
+            turn_seconds: None,
+            options: serde_json::json!({}),
+        }
+    }
+
+    fn human(hash: &str, away: bool) -> SeatDoc {
+        SeatDoc::Human {
+            token_hash: hash.to_owned(),
+            away,
+        }
+    }
+
+    /// A lobby of `seats` seats: the host ("h", named "Host") in seat 0.
+    fn lobby(seats: u8) -> TableDoc {
+        let mut s = vec![SeatDoc::Empty; usize::from(seats)];
+        s[0] = human("h", false);
+        TableDoc {
+            settings: settings(seats),
+            host: "h".into(),
+            players: vec![PlayerDoc {
+                token_hash: "h".into(),
+                name: "Host".into(),
+            }],
+            seats: s,
+        }
+    }
+
+    #[test]
+    fn taking_a_seat_adds_the_player_and_frees_his_old_seat() {
+        let doc = lobby(3);
+        let doc = doc.take_seat(None, "g", "Guest").expect("a free seat");
+        assert_eq!(doc.seats[1], human("g", false));
+        assert_eq!(doc.player_name("g"), Some("Guest"));
+        assert_eq!(doc.seat_of(Some("g")), Some(1));
+        let doc = doc
+            .take_seat(Some(2), "g", "Guest")
+            .expect("seat 2 is free");
+        assert_eq!(
+            doc.seats,
+            vec![human("h", false), SeatDoc::Empty, human("g", false)]
+        );
+        assert_eq!(doc.players.len(), 2, "a player is listed once");
+        assert_eq!(doc.seats_taken(), 2);
+    }
+
+    #[test]
+    fn a_taken_seat_a_full_table_and_a_missing_seat_are_refused() {
+        let doc = lobby(2).take_seat(None, "g", "Guest").expect("seat 1");
+        let code = |r: Result<TableDoc, Refusal>| r.map(|_| ()).expect_err("refused").0;
+        assert_eq!(code(doc.take_seat(Some(0), "x", "X")), ErrorCode::SeatTaken);
+        assert_eq!(code(doc.take_seat(None, "x", "X")), ErrorCode::SeatTaken);
+        assert_eq!(
+            code(doc.take_seat(Some(7), "x", "X")),
+            ErrorCode::NoSuchSeat
+        );
+    }
+
+    #[test]
+    fn configure_keeps_taken_seats() {
+        let doc = lobby(4).take_seat(Some(3), "g", "Guest").expect("seat 3");
+        let refused = doc.configure(settings(2)).map(|_| ()).expect_err("refused");
+        assert_eq!(refused.0, ErrorCode::BadSettings);
+        let doc = doc
+            .leave_seat(3)
+            .configure(settings(2))
+            .expect("seats free");
+        assert_eq!(doc.seats.len(), 2);
+        assert_eq!(doc.settings.seats, 2);
+        let doc = doc.configure(settings(5)).expect("more seats");
+        assert_eq!(
+            doc.seats[2..],
+            [SeatDoc::Empty, SeatDoc::Empty, SeatDoc::Empty]
+        );
+    }
+
+    #[test]
+    fn kick_empties_a_seat_and_says_who_sat_there() {
+        let doc = lobby(2).take_seat(None, "g", "Guest").expect("seat 1");
+        let (doc, was) = doc.kick(1).expect("seat 1 taken");
+        assert_eq!(was, human("g", false));
+        assert_eq!(doc.seats[1], SeatDoc::Empty);
+        assert_eq!(
+            doc.kick(1).map(|_| ()).expect_err("refused").0,
+            ErrorCode::NoSuchSeat
+        );
+    }
+
+    #[test]
+    fn a_bot_takes_an_empty_seat_in_the_lobby_and_only_an_away_seat_in_a_game() {
+        let doc = lobby(3);
+        let (doc, replaced) = doc
+            .add_bot(TableStatus::Lobby, 1, BotLevel::Greedy)
+            .expect("an empty seat");
+        assert_eq!(replaced, None);
+        assert_eq!(
+            doc.seats[1],
+            SeatDoc::Bot {
+                level: BotLevel::Greedy
+            }
+        );
+        let code =
+            |r: Result<(TableDoc, Option<String>), Refusal>| r.map(|_| ()).expect_err("refused").0;
+        assert_eq!(
+            code(doc.add_bot(TableStatus::Lobby, 1, BotLevel::Random)),
+            ErrorCode::SeatTaken
+        );
+        assert_eq!(
+            code(doc.add_bot(TableStatus::Playing, 0, BotLevel::Random)),
+            ErrorCode::SeatTaken
+        );
+        assert_eq!(
+            code(doc.add_bot(TableStatus::Finished, 2, BotLevel::Random)),
+            ErrorCode::WrongStatus
+        );
+        let doc = doc.with_away(&[(0, true)]).expect("seat 0 goes away");
+        let (doc, replaced) = doc
+            .add_bot(TableStatus::Playing, 0, BotLevel::Random)
+            .expect("an away seat");
+        assert_eq!(replaced.as_deref(), Some("h"));
+        assert_eq!(
+            doc.seats[0],
+            SeatDoc::Bot {
+                level: BotLevel::Random
+            }
+        );
+    }
+
+    #[test]
+    fn a_game_needs_every_seat_and_starts_with_nobody_away() {
+        let doc = lobby(2);
+        assert_eq!(
+            doc.for_a_game().map(|_| ()).expect_err("refused").0,
+            ErrorCode::BadSettings
+        );
+        let doc = doc
+            .take_seat(None, "g", "Guest")
+            .expect("seat 1")
+            .with_away(&[(1, true)])
+            .expect("away");
+        let doc = doc.for_a_game().expect("full");
+        assert_eq!(doc.seats[1], human("g", false));
+        assert_eq!(
+            doc.seat_names(),
+            vec!["Host".to_owned(), "Guest".to_owned()]
+        );
+        assert_eq!(doc.with_away(&[(1, false)]), None, "nothing changes");
+    }
+
+    #[test]
+    fn pruning_keeps_the_host_and_the_seated() {
+        let mut doc = lobby(2).take_seat(None, "g", "Guest").expect("seat 1");
+        doc.players.push(PlayerDoc {
+            token_hash: "gone".into(),
+            name: "Gone".into(),
+        });
+        let mut left = doc.leave_seat(0).leave_seat(1);
+        left.prune_players();
+        assert_eq!(left.players.len(), 1);
+        assert_eq!(left.host_name(), "Host");
+        doc.prune_players();
+        assert_eq!(doc.players.len(), 2);
     }
 }

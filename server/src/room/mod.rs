@@ -9,14 +9,18 @@
 //! → acknowledge. Timers and bots feed the same pipeline.
 //!
 //! Layout: this file holds the actor (its loop, connections, inbox, unloading)
-//! and who is who at the table; `doc` the table document the store keeps and the
-//! checks over it; `names` names and chat text as the table shows them; `lobby`
-//! the client messages of the lobby (seats, host controls, chat); `live` a game
-//! in memory, rebuilt from its log; `play` starting, moving, committing and
-//! finishing; `turns` turn timers and bots; `frames` every message the room
-//! sends (welcome, table, snapshot, the fan-out of a move); `registry` the live
-//! rooms by code and the public listing.
+//! and who is who at the table; `client` a connection's messages (joining, the
+//! dispatch of client messages, chat); `doc` the table document the store keeps,
+//! the one check of table settings and a new table; `lobby` seats and host
+//! controls as pure functions over the document, and their handlers; `names`
+//! names and chat text as the table shows them; `live` a game in memory, rebuilt
+//! from its log; `play` starting, moving, committing and finishing; `away` the
+//! away streaks of every game; `turns` turn timers and bots; `frames` every
+//! message the room sends (welcome, table, snapshot, the fan-out of a move);
+//! `registry` the live rooms by code and the public listing.
 
+mod away;
+mod client;
 mod doc;
 mod frames;
 mod live;
@@ -43,7 +47,9 @@ use crate::db::{Db, GameRow, MoveRow, TableRow};
 use crate::games::GameKind;
 use crate::metrics::Metrics;
 
-pub use doc::{MIN_TURN_SECONDS, PlayerDoc, SeatDoc, TableDoc, check_settings, status_str};
+pub use doc::{
+    MIN_TURN_SECONDS, NewTable, PlayerDoc, SeatDoc, TableDoc, check_settings, new_table,
+};
 pub use frames::{encode, error_msg};
 pub use live::bot_seed;
 use live::{Live, live_from};
@@ -134,6 +140,24 @@ pub struct RoomInit {
     pub game: Option<(GameRow, Vec<MoveRow>)>,
 }
 
+impl RoomInit {
+    /// A room of stored rows (its table document read from the table row).
+    pub fn stored(
+        table: TableRow,
+        kind: Arc<dyn GameKind>,
+        game: Option<(GameRow, Vec<MoveRow>)>,
+    ) -> Result<RoomInit, String> {
+        let doc: TableDoc =
+            serde_json::from_value(table.doc.clone()).map_err(|e| format!("table doc: {e}"))?;
+        Ok(RoomInit {
+            table,
+            doc,
+            kind,
+            game,
+        })
+    }
+}
+
 pub struct Room {
     ctx: RoomCtx,
     id: Uuid,
@@ -158,11 +182,7 @@ impl Room {
     /// Builds a room, replaying its latest game. A game that fails to replay is
     /// an error: the table is not served rather than served wrong.
     pub fn new(ctx: RoomCtx, init: RoomInit) -> Result<Room, String> {
-        let mut status = match init.table.status.as_str() {
-            "playing" => TableStatus::Playing,
-            "finished" => TableStatus::Finished,
-            _ => TableStatus::Lobby,
-        };
+        let mut status = init.table.status;
         let mut live = None;
         let mut games_played = 0;
         let mut period_started_ms = None;
@@ -311,7 +331,7 @@ impl Room {
             }
             RoomMsg::Leave { conn } => {
                 if let Some(c) = self.conns.remove(&conn) {
-                    let seat = self.seat_of(c.player.as_deref());
+                    let seat = self.doc.seat_of(c.player.as_deref());
                     let still_there =
                         seat.is_some() && self.conns.values().any(|o| o.player == c.player);
                     if !still_there {
@@ -388,25 +408,11 @@ impl Room {
         }
     }
 
-    fn seat_of(&self, player: Option<&str>) -> Option<Seat> {
-        let player = player?;
-        self.doc
-            .seats
-            .iter()
-            .position(|s| matches!(s, SeatDoc::Human { token_hash, .. } if token_hash == player))
-            .and_then(|i| Seat::try_from(i).ok())
-    }
-
-    fn player_name(&self, hash: &str) -> Option<String> {
-        self.doc
-            .players
-            .iter()
-            .find(|p| p.token_hash == hash)
-            .map(|p| p.name.clone())
-    }
-
     fn viewer_of(&self, conn: &Conn) -> Viewer {
-        match (self.live.is_some(), self.seat_of(conn.player.as_deref())) {
+        match (
+            self.live.is_some(),
+            self.doc.seat_of(conn.player.as_deref()),
+        ) {
             (true, Some(seat)) => Viewer::Seat(seat),
             _ => Viewer::Spectator,
         }
@@ -415,7 +421,7 @@ impl Room {
     fn you(&self, conn: &Conn) -> You {
         You {
             token: conn.token.clone(),
-            seat: self.seat_of(conn.player.as_deref()),
+            seat: self.doc.seat_of(conn.player.as_deref()),
             is_host: conn.player.as_deref() == Some(self.doc.host.as_str()),
             name: conn.name.clone(),
         }
@@ -426,7 +432,7 @@ impl Room {
     }
 
     fn require_seat(&self, conn: u64) -> Result<Seat, Refusal> {
-        self.seat_of(self.conn_player(conn).as_deref()).ok_or((
+        self.doc.seat_of(self.conn_player(conn).as_deref()).ok_or((
             ErrorCode::NotSeated,
             "You do not hold a seat at this table.".to_owned(),
         ))
@@ -456,15 +462,6 @@ impl Room {
                 ErrorCode::WrongStatus,
                 "That is only possible before the game starts.",
             )
-        }
-    }
-
-    fn seat_index(&self, seat: Seat) -> Result<usize, Refusal> {
-        let i = usize::from(seat);
-        if i < self.doc.seats.len() {
-            Ok(i)
-        } else {
-            refuse(ErrorCode::NoSuchSeat, "There is no seat with that number.")
         }
     }
 }

@@ -1,48 +1,28 @@
 //! The game at a table: starting one, the move pipeline (seated → his decision →
-//! current version → legal → durable → swapped in → fanned out), away streaks,
-//! and the end of a game.
+//! current version → legal → durable → swapped in → fanned out), and the end of
+//! a game.
 
-use engine::{BotLevel, Outcome, Seat};
+use engine::{Outcome, Seat};
 use protocol::{ErrorCode, ServerMsg, TableStatus};
 use serde_json::Value;
 use tokio::time::Instant;
 use uuid::Uuid;
 
 use super::live::{Live, live_from};
-use super::{Refusal, Room, SeatDoc, encode, now_ms, refuse};
+use super::{Refusal, Room, check_settings, encode, now_ms, refuse};
 use crate::db::{GameRow, MoveRow};
 use crate::games::{Applied, MoveError, SetupDoc};
 
-/// A seat that timed out this many turns in a row is marked away.
-const AWAY_AFTER: u8 = 3;
-
 impl Room {
     pub(super) async fn start_game(&mut self) -> Result<(), Refusal> {
-        if self.doc.seats.contains(&SeatDoc::Empty) {
-            return refuse(
-                ErrorCode::BadSettings,
-                "Every seat needs a player or a bot.",
-            );
-        }
-        self.check_settings(&self.doc.settings.clone())?;
-        let names = self
-            .doc
-            .seats
-            .iter()
-            .map(|s| match s {
-                SeatDoc::Human { token_hash, .. } => {
-                    self.player_name(token_hash).unwrap_or_default()
-                }
-                SeatDoc::Bot { level } => format!("Bot ({})", level_name(*level)),
-                SeatDoc::Empty => String::new(),
-            })
-            .collect();
+        let doc = self.doc.for_a_game()?;
+        check_settings(self.kind.as_ref(), &self.doc.settings)?;
         let setup = SetupDoc {
             seats: self.doc.settings.seats,
             seed: random_seed(),
             options: self.doc.settings.options.clone(),
             first_seat: None,
-            names,
+            names: self.doc.seat_names(),
         };
         let state = self
             .kind
@@ -62,12 +42,6 @@ impl Room {
                 ErrorCode::TryAgain,
                 "The server could not start the game. Try again.",
             );
-        }
-        let mut doc = self.doc.clone();
-        for s in doc.seats.iter_mut() {
-            if let SeatDoc::Human { away, .. } = s {
-                *away = false;
-            }
         }
         if self.save(doc, TableStatus::Playing).await.is_err() {
             // The game row is written; a game without an outcome counts as running
@@ -225,46 +199,13 @@ impl Room {
         }
         let outcome = live.state.outcome();
 
-        // Timeout streaks (ruling O1): a seat's own move ends its streak.
-        let mut away_changed = Vec::new();
-        match mover {
-            Some(seat) => {
-                if let Some(n) = live.timeouts_in_row.get_mut(usize::from(seat)) {
-                    *n = 0;
-                }
-                if let Some(SeatDoc::Human { away: true, .. }) =
-                    self.doc.seats.get(usize::from(seat))
-                {
-                    away_changed.push((seat, false));
-                }
-            }
-            None => {
-                for &seat in &previous.seats {
-                    if let Some(n) = live.timeouts_in_row.get_mut(usize::from(seat)) {
-                        *n = n.saturating_add(1);
-                        if *n >= AWAY_AFTER
-                            && matches!(
-                                self.doc.seats.get(usize::from(seat)),
-                                Some(SeatDoc::Human { away: false, .. })
-                            )
-                        {
-                            away_changed.push((seat, true));
-                        }
-                    }
-                }
-            }
-        }
+        // Away streaks (ruling O1): a seat's own move ends its streak.
+        let away = live.away.after_entry(mover, &previous.seats);
 
         self.schedule();
         self.fan_out(&applied.events, outcome.clone());
 
-        if !away_changed.is_empty() {
-            let mut doc = self.doc.clone();
-            for (seat, now_away) in away_changed {
-                if let Some(SeatDoc::Human { away, .. }) = doc.seats.get_mut(usize::from(seat)) {
-                    *away = now_away;
-                }
-            }
+        if let Some(doc) = self.doc.with_away(&away) {
             // Best effort: the flag is advisory and rebuilt by later timeouts.
             if self.save_doc(doc).await.is_err() {
                 tracing::warn!(table = %self.id, "could not save away flags");
@@ -299,13 +240,6 @@ impl Room {
         }
         tracing::info!(table = %self.id, game = %game_id, number, "game finished");
         self.broadcast_table();
-    }
-}
-
-pub(super) fn level_name(level: BotLevel) -> &'static str {
-    match level {
-        BotLevel::Random => "random",
-        BotLevel::Greedy => "greedy",
     }
 }
 
