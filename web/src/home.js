@@ -7,7 +7,7 @@ import { renderError } from './messages.js';
 import { getName, setName, setToken } from './store.js';
 import { gameUI } from './games/index.js';
 import { MAX_NAME, nameForm, optionsEditor, timerChoices } from './widgets.js';
-import { pieceBadge } from './games/bigcity/board.js';
+import { pieceBadge } from './games/bigcity/art.js';
 import { SEAT_COLORS } from './games/index.js';
 
 /**

@@ -41,7 +41,13 @@ backs: Array<number>,
  */
 cards: Array<number> | null, };
 
-export type BigCityMove = { "type": "place_neighborhood", neighborhood: number, x: number, y: number, rotation: number, } | { "type": "build", piece: BigCityPiece, cells: Array<number>, } | { "type": "streetcar", segment: BigCitySegment, } | { "type": "done", } | { "type": "exchange", cards: Array<number>, } | { "type": "pass", } | { "type": "discard_useless", card: number, } | { "type": "draw", stack: number, } | { "type": "trade_offer", cards: Array<number>, wanted: Array<number>, } | { "type": "trade_answer", cards: Array<number>, } | { "type": "trade_accept", picks: Array<BigCityTradePick>, };
+export type BigCityMove = { "type": "place_neighborhood", neighborhood: number, x: number, y: number, rotation: number, } | { "type": "build", piece: BigCityPiece, cells: Array<number>, 
+/**
+ * Only in the legal-move list: the points this building would score now
+ * (V1-V3), for the board's preview. A played move never carries it: whatever
+ * a client sends here is dropped when the move is read.
+ */
+points?: number, } | { "type": "streetcar", segment: BigCitySegment, } | { "type": "done", } | { "type": "exchange", cards: Array<number>, } | { "type": "pass", } | { "type": "discard_useless", card: number, } | { "type": "draw", stack: number, } | { "type": "trade_offer", cards: Array<number>, wanted: Array<number>, } | { "type": "trade_answer", cards: Array<number>, } | { "type": "trade_accept", picks: Array<BigCityTradePick>, };
 
 export type BigCityOptions = { 
 /**

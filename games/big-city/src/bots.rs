@@ -23,7 +23,8 @@ impl BigCity {
                 let moves = self.legal_moves(seat);
                 rng.choose(&moves).cloned()
             }
-            BotLevel::Greedy => self.greedy(seat, rng),
+            // A move as played: without the points the list adds to builds.
+            BotLevel::Greedy => self.greedy(seat, rng).map(|m| m.played()),
         }
     }
 
@@ -68,6 +69,7 @@ impl BigCity {
             return Move::Build {
                 piece: *piece,
                 cells: cells[..*n].to_vec(),
+                points: None,
             };
         }
         r -= builds.len();
@@ -163,8 +165,13 @@ impl BigCity {
         // 2. The best build.
         let mut best: Option<(i32, &Move)> = None;
         for m in &moves {
-            if let Move::Build { piece, cells } = m {
-                let pts = self.check_build(seat, *piece, cells).unwrap_or(0);
+            if let Move::Build {
+                piece,
+                cells,
+                points,
+            } = m
+            {
+                let pts = points.map_or(0, i32::from);
                 let value = match piece {
                     Piece::CityHall => 5,
                     p if p.special_card().is_some() => 1,

@@ -767,7 +767,7 @@ impl BigCity {
                 self.place_tile(seat, t, ev);
                 self.finish_action(self.useless_pending, ev);
             }
-            Move::Build { piece, cells } => {
+            Move::Build { piece, cells, .. } => {
                 let points = self.check_build(seat, *piece, cells)?;
                 self.acted();
                 let draws = if let Some(card) = piece.special_card() {

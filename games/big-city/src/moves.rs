@@ -65,6 +65,21 @@ pub(crate) fn wanted_lists() -> Vec<Vec<u8>> {
     wanted
 }
 
+impl Move {
+    /// The move as played: without what the legal-move list adds to it (the
+    /// points of a build).
+    pub fn played(&self) -> Move {
+        match self {
+            Move::Build { piece, cells, .. } => Move::Build {
+                piece: *piece,
+                cells: cells.clone(),
+                points: None,
+            },
+            other => other.clone(),
+        }
+    }
+}
+
 impl BigCity {
     /// Every legal move of `seat` now.
     pub fn legal_moves(&self, seat: Seat) -> Vec<Move> {
@@ -205,12 +220,15 @@ impl BigCity {
         out.push(Move::Pass {});
     }
 
-    /// Build moves: footprints made of held property cards, and parks/factories.
+    /// Build moves: footprints made of held property cards, and parks/factories,
+    /// each with the points it would score now (the board's preview).
     pub(crate) fn build_moves(&self, seat: Seat, out: &mut Vec<Move>) {
         self.for_each_build(seat, |piece, cells| {
+            let points = self.check_build(seat, piece, cells).ok();
             out.push(Move::Build {
                 piece,
                 cells: cells.to_vec(),
+                points: points.and_then(|p| u16::try_from(p).ok()),
             })
         });
     }

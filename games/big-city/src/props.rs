@@ -39,9 +39,10 @@ fn normalize(m: &Move) -> Move {
         v
     };
     match m {
-        Move::Build { piece, cells } => Move::Build {
+        Move::Build { piece, cells, .. } => Move::Build {
             piece: *piece,
             cells: sorted(cells),
+            points: None,
         },
         Move::Exchange { cards } => Move::Exchange {
             cards: sorted(cards),
@@ -92,6 +93,7 @@ fn random_move(g: &BigCity, seat: u8, rng: &mut GameRng) -> Move {
         1 => Move::Build {
             piece: ALL_PIECES[rng.below(16)],
             cells: random_cards(rng, &hand, 4),
+            points: None,
         },
         2 => {
             let (x1, y1) = (coord(rng), coord(rng));
@@ -260,8 +262,17 @@ fn playout(seed: u64, seats: u8, bits: u8, max_steps: usize) {
         if step % 20 == 0 {
             for m in &moves {
                 let mut c = g.clone();
-                if let Err(e) = c.apply(seat, m) {
-                    panic!("listed move {m:?} refused: {e}");
+                let events = match c.apply(seat, m) {
+                    Ok(events) => events,
+                    Err(e) => panic!("listed move {m:?} refused: {e}"),
+                };
+                // A listed build's preview is the points it scores when played.
+                if let Move::Build { points, .. } = m {
+                    let scored = events.iter().find_map(|e| match e.kind {
+                        EventKind::Built { points, .. } => Some(points),
+                        _ => None,
+                    });
+                    assert_eq!(points.map(i32::from), scored, "{m:?}");
                 }
             }
             check_hidden(&g, &mut rng);

@@ -9,6 +9,12 @@
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
+/// Reads and drops a field a client may send but never sets.
+fn dropped<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<u16>, D::Error> {
+    serde::de::IgnoredAny::deserialize(d)?;
+    Ok(None)
+}
+
 /// Variants and settings chosen in the lobby. Every field has a default, so `{}` is
 /// the plain English game.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
@@ -110,7 +116,20 @@ pub enum Move {
     /// A1 / A2: place a building (playing the cards of `cells`) or a park/factory
     /// (playing its special card; `cells` is any free footprint). `cells` are
     /// property numbers.
-    Build { piece: Piece, cells: Vec<u8> },
+    Build {
+        piece: Piece,
+        cells: Vec<u8>,
+        /// Only in the legal-move list: the points this building would score now
+        /// (V1-V3), for the board's preview. A played move never carries it: whatever
+        /// a client sends here is dropped when the move is read.
+        #[serde(
+            default,
+            skip_serializing_if = "Option::is_none",
+            deserialize_with = "dropped"
+        )]
+        #[ts(optional)]
+        points: Option<u16>,
+    },
     /// A3: place one streetcar. The second segment of an action is a second move.
     Streetcar { segment: Segment },
     /// Ends an optional step: no second streetcar, or no exchange after a failed trade.
@@ -635,8 +654,30 @@ mod tests {
             m,
             Move::Build {
                 piece: Piece::ResidenceDouble,
-                cells: vec![11, 12]
+                cells: vec![11, 12],
+                points: None,
             }
+        );
+        // A preview's points sent back with a listed move are dropped.
+        let m: Move =
+            serde_json::from_str(r#"{"type":"build","piece":"church","cells":[11],"points":99}"#)
+                .unwrap();
+        assert_eq!(
+            m,
+            Move::Build {
+                piece: Piece::Church,
+                cells: vec![11],
+                points: None,
+            }
+        );
+        let listed = Move::Build {
+            piece: Piece::Church,
+            cells: vec![11],
+            points: Some(15),
+        };
+        assert_eq!(
+            serde_json::to_string(&listed).unwrap(),
+            r#"{"type":"build","piece":"church","cells":[11],"points":15}"#
         );
         let o: Options = serde_json::from_str(r#"{"trade_cards":true}"#).unwrap();
         assert!(o.trade_cards);

@@ -62,6 +62,7 @@ fn build(piece: Piece, cells: &[u8]) -> Move {
     Move::Build {
         piece,
         cells: cells.to_vec(),
+        points: None,
     }
 }
 
@@ -124,9 +125,9 @@ fn built_at(g: &BigCity, cell: Cell) -> bool {
         .any(|c| c.x == cell.x && c.y == cell.y && c.building.is_some())
 }
 
-/// Whether `seat`'s legal-move list holds `mv`.
+/// Whether `seat`'s legal-move list holds `mv` (as played: without a build's points).
 fn listed(g: &BigCity, seat: u8, mv: &Move) -> bool {
-    g.legal_moves(seat).contains(mv)
+    g.legal_moves(seat).iter().any(|m| m.played() == *mv)
 }
 
 /// A refusal's stable code.

@@ -3,7 +3,8 @@
 import { addStrings, t, joinNames } from '../i18n.js';
 import { registerGame } from './index.js';
 import { BIG_CITY_STRINGS } from './bigcity/strings.js';
-import { createBigCityBoard, cellsText } from './bigcity/board.js';
+import { createBigCityBoard } from './bigcity/board.js';
+import { cellsText } from './bigcity/art.js';
 
 /**
  * @typedef {import('./bigcity/types').Event} BigCityEvent

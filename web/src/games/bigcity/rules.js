@@ -1,9 +1,10 @@
-// Big City geometry and scoring the board needs for previews (rulings G2, G7, V1-V3).
-// Pure functions: unit-tested under node.
+// Big City geometry the board draws with (rulings G2, G7): tile cells by
+// rotation, special cards, piece kinds, street segments. Pure functions,
+// unit-tested under node. The points of a building come from the server (its
+// legal moves carry them), never from here.
 
 /**
  * @typedef {import('./types').Piece} Piece
- * @typedef {import('./types').View} View
  * @typedef {import('./types').Segment} Segment
  */
 
@@ -68,11 +69,6 @@ export function pieceKind(piece) {
   return piece;
 }
 
-/** @param {Piece} piece */
-export function isSpecialBuilding(piece) {
-  return ['city_hall', 'church', 'cinema', 'post_office', 'bank', 'shopping_center'].includes(piece);
-}
-
 /**
  * Segment key independent of end order.
  * @param {Segment} s
@@ -81,58 +77,4 @@ export function segKey(s) {
   const a = `${s.x1},${s.y1}`;
   const b = `${s.x2},${s.y2}`;
   return a < b ? `${a}|${b}` : `${b}|${a}`;
-}
-
-/**
- * The score a building would get if placed now (V1-V3), from public information.
- * @param {View} view
- * @param {Piece} piece
- * @param {number[]} props property numbers of the footprint
- * @returns {number}
- */
-export function previewScore(view, piece, props) {
-  const kind = pieceKind(piece);
-  if (kind === 'park' || kind === 'factory' || piece === 'city_hall') return 0;
-  if (piece === 'church') return 15;
-  if (piece === 'shopping_center') return 30;
-  const byProp = new Map(view.cells.map((c) => [c.property, c]));
-  const byXY = new Map(view.cells.map((c) => [`${c.x},${c.y}`, c]));
-  const cells = props.map((p) => byProp.get(p)).filter((c) => c !== undefined);
-  const inside = new Set(cells.map((c) => `${c.x},${c.y}`));
-  const streetcars = new Set(view.streetcars.map(segKey));
-  let park = false;
-  let factory = false;
-  let cityHall = false;
-  let streetcar = false;
-  const outskirts = cells.some((c) => c.outskirts);
-  for (const c of cells) {
-    /** @type {[number, number, Segment][]} */
-    const around = [
-      [c.x, c.y - 1, { x1: c.x, y1: c.y, x2: c.x + 1, y2: c.y }],
-      [c.x + 1, c.y, { x1: c.x + 1, y1: c.y, x2: c.x + 1, y2: c.y + 1 }],
-      [c.x, c.y + 1, { x1: c.x, y1: c.y + 1, x2: c.x + 1, y2: c.y + 1 }],
-      [c.x - 1, c.y, { x1: c.x, y1: c.y, x2: c.x, y2: c.y + 1 }],
-    ];
-    for (const [nx, ny, seg] of around) {
-      if (inside.has(`${nx},${ny}`)) continue;
-      if (streetcars.has(segKey(seg))) streetcar = true;
-      const n = byXY.get(`${nx},${ny}`);
-      if (!n || n.building === null || n.building === undefined) continue;
-      const b = view.buildings[n.building];
-      if (!b) continue;
-      const k = pieceKind(b.piece);
-      if (k === 'park') park = true;
-      if (k === 'factory') factory = true;
-      if (b.piece === 'city_hall') cityHall = true;
-    }
-  }
-  const both = streetcar && cityHall ? 3 : streetcar || cityHall ? 2 : 1;
-  if (kind === 'cinema' || kind === 'post_office' || kind === 'bank') return 5 * both;
-  const base = piece.endsWith('single') ? 2 : piece.endsWith('double') ? 6 : 10;
-  let sum = base + (park ? 1 : 0) - (factory ? 2 : 0);
-  if (kind === 'residence' && outskirts) sum += 1;
-  if (kind === 'business' && !outskirts) sum += 1;
-  if (sum <= 0) return 1;
-  if (kind === 'residence') return streetcar ? sum * 2 : sum;
-  return sum * both;
 }

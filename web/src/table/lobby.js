@@ -1,0 +1,132 @@
+// The lobby before the start: the seats, what was chosen, and the host's
+// settings and start button.
+
+import { h, mount } from '../dom.js';
+import { t, labelled } from '../i18n.js';
+import { gameUI } from '../games/index.js';
+import { optionsEditor, timerChoices } from '../widgets.js';
+import { mySeat, isHost } from './state.js';
+
+/**
+ * @typedef {import('../wire').TableInfo} TableInfo
+ * @typedef {import('../wire').TableSettings} TableSettings
+ * @typedef {import('../games/index.js').GameUI} GameUI
+ * @typedef {import('./state.js').TableState} TableState
+ * @typedef {import('./context.js').TableCtx} TableCtx
+ */
+
+/**
+ * @param {HTMLElement} el where the lobby goes
+ * @param {TableState} state
+ * @param {TableCtx} ctx
+ * @param {GameUI} ui
+ * @param {{seats: HTMLElement, invite: HTMLElement}} panels moved into the lobby card
+ */
+export function renderLobby(el, state, ctx, ui, panels) {
+  const tbl = state.table;
+  if (!tbl) return;
+  const seated = tbl.seats.filter((s) => s.occupant.kind !== 'empty').length;
+  const min = tbl.settings.seats;
+  /** @type {(HTMLElement | null)[]} */
+  const parts = [];
+  parts.push(h('div', { class: 'lobby-head' }, h('h2', null, ui.name()), ui.blurb ? h('p', { class: 'muted' }, ui.blurb()) : null));
+  parts.push(panels.seats);
+  if (!panels.invite.hidden) parts.push(panels.invite);
+  if (mySeat(state) === undefined && tbl.status === 'lobby') {
+    const free = !state.spectatorLink && tbl.seats.some((s) => s.occupant.kind === 'empty');
+    parts.push(h('p', { class: 'muted' }, free ? t('table.visitor') : t('table.spectating')));
+  }
+  parts.push(settingsSummary(tbl));
+  if (isHost(state) && tbl.status === 'lobby') {
+    parts.push(settingsEditor(state, ctx, tbl));
+    parts.push(
+      h(
+        'div',
+        { class: 'start-row' },
+        h('button', { class: 'primary big', id: 'start-button', disabled: seated < min, onclick: () => ctx.dispatch({ type: 'send', msg: { type: 'start' } }) }, t('table.start')),
+        seated < min ? h('p', { class: 'muted small' }, t('table.start_hint', { n: min })) : null,
+      ),
+    );
+  } else {
+    parts.push(h('p', { class: 'waiting' }, h('span', { class: 'spinner', 'aria-hidden': 'true' }), t('table.waiting_host')));
+  }
+  mount(el, h('div', { class: 'card lobby', id: 'lobby' }, parts));
+}
+
+/**
+ * The host's settings: each change goes to the draft; "apply" sends it.
+ * @param {TableState} state
+ * @param {TableCtx} ctx
+ * @param {TableInfo} tbl
+ */
+function settingsEditor(state, ctx, tbl) {
+  const draft = state.draft ?? tbl.settings;
+  /** @param {(d: TableSettings) => void} change */
+  const edit = (change) => {
+    const next = structuredClone(ctx.state().draft ?? tbl.settings);
+    change(next);
+    ctx.dispatch({ type: 'draft', settings: next });
+  };
+  const info = state.info;
+  const seatChoices = [];
+  for (let n = info?.min_seats ?? tbl.settings.seats; n <= (info?.max_seats ?? tbl.settings.seats); n++) seatChoices.push(n);
+  return h(
+    'details',
+    {
+      class: 'settings',
+      id: 'settings',
+      open: state.settingsOpen,
+      ontoggle: (/** @type {Event} */ e) => ctx.dispatch({ type: 'settings_open', open: /** @type {HTMLDetailsElement} */ (e.target).open }),
+    },
+    h('summary', null, t('table.settings')),
+    h(
+      'label',
+      { class: 'field' },
+      h('span', null, t('home.seats')),
+      h(
+        'select',
+        { id: 'settings-seats', onchange: (/** @type {Event} */ e) => edit((d) => (d.seats = Number(/** @type {HTMLSelectElement} */ (e.target).value))) },
+        seatChoices.map((n) => h('option', { value: n, selected: n === draft.seats }, String(n))),
+      ),
+    ),
+    h('fieldset', { class: 'variants' }, h('legend', null, t('home.variants')), optionsEditor(tbl.game, structuredClone(draft.options), (o) => edit((d) => (d.options = o)))),
+    h(
+      'label',
+      { class: 'field' },
+      h('span', null, t('home.timer')),
+      h(
+        'select',
+        {
+          onchange: (/** @type {Event} */ e) => {
+            const v = Number(/** @type {HTMLSelectElement} */ (e.target).value);
+            edit((d) => {
+              if (v > 0) d.turn_seconds = v;
+              else delete d.turn_seconds;
+            });
+          },
+        },
+        timerChoices().map((c) => h('option', { value: c.value, selected: c.value === (draft.turn_seconds ?? 0) }, c.label)),
+      ),
+    ),
+    h('label', { class: 'check' }, h('input', { type: 'checkbox', checked: draft.spectators_allowed, onchange: (/** @type {Event} */ e) => edit((d) => (d.spectators_allowed = /** @type {HTMLInputElement} */ (e.target).checked)) }), t('home.spectators')),
+    h('label', { class: 'check' }, h('input', { type: 'checkbox', checked: draft.public, onchange: (/** @type {Event} */ e) => edit((d) => (d.public = /** @type {HTMLInputElement} */ (e.target).checked)) }), t('table.public')),
+    h('button', { id: 'apply-settings', onclick: () => ctx.dispatch({ type: 'send', msg: { type: 'configure', settings: ctx.state().draft ?? tbl.settings } }) }, t('table.apply_settings')),
+  );
+}
+
+/** @param {TableInfo} tbl */
+function settingsSummary(tbl) {
+  const ui = gameUI(tbl.game);
+  const fields = ui?.optionFields?.(tbl.settings.options) ?? [];
+  const on = fields.filter((f) => f.kind === 'bool' && tbl.settings.options?.[f.key]).map((f) => f.label);
+  const timer = timerChoices().find((c) => c.value === (tbl.settings.turn_seconds ?? 0))?.label ?? `${tbl.settings.turn_seconds} s`;
+  return h(
+    'ul',
+    { class: 'summary', id: 'settings-summary' },
+    h('li', null, `${labelled(t('home.seats'))}${tbl.settings.seats}`),
+    h('li', null, `${t('home.timer')}: ${timer}`),
+    fields.length ? h('li', null, `${t('home.variants')}: ${on.length ? on.join('; ') : t('table.no_variant')}`) : null,
+    h('li', null, tbl.settings.spectators_allowed ? t('home.spectators') : t('table.no_spectators')),
+    h('li', null, tbl.settings.public ? t('table.public') : t('table.private')),
+  );
+}
