@@ -5,7 +5,7 @@
 // its parts (city.js, actions.js, trade.js, panels.js) drawn from them.
 
 import { h } from '../../dom.js';
-import { initialUI, mine, autoMode, tileChoices, tileCenter, nearestPlacement, candidatesAt, arrived } from './ui.js';
+import { initialUI, mine, clearChoices, tileChoices, tileCenter, nearestPlacement, candidatesAt, arrived } from './ui.js';
 import { renderCity, drawPreview } from './city.js';
 import { renderActions } from './actions.js';
 import { renderTrade } from './trade.js';
@@ -96,12 +96,7 @@ export function createBigCityBoard(ctx) {
   }
 
   function cancel() {
-    ui.mode = autoMode(b);
-    ui.piece = null;
-    ui.cardSel = [];
-    ui.wanted = [];
-    ui.picks = [];
-    ui.passArmed = false;
+    clearChoices(b);
     resetSelection();
     renderAll();
   }

@@ -147,6 +147,21 @@ export function freshNow(ui) {
 }
 
 /**
+ * Forgets the player's half-made choices (piece, cards, wanted cards, picks, an armed
+ * pass) and returns to the mode the game's step suggests.
+ * @param {B} b
+ */
+export function clearChoices(b) {
+  const ui = b.ui;
+  ui.mode = autoMode(b);
+  ui.piece = null;
+  ui.cardSel = [];
+  ui.wanted = [];
+  ui.picks = [];
+  ui.passArmed = false;
+}
+
+/**
  * The mode the phase imposes, if any.
  * @param {B} b
  * @returns {Mode}
@@ -229,14 +244,7 @@ export function arrived(b, prev, next) {
   if (key !== ui.phaseKey || (prev && prev.version !== next.version)) {
     const phaseChanged = key !== ui.phaseKey;
     ui.phaseKey = key;
-    if (phaseChanged) {
-      ui.mode = autoMode(b);
-      ui.piece = null;
-      ui.cardSel = [];
-      ui.wanted = [];
-      ui.picks = [];
-      ui.passArmed = false;
-    }
+    if (phaseChanged) clearChoices(b);
     ui.selected = null;
     ui.anchorProp = null;
     ui.cycle = 0;
