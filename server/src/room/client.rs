@@ -75,9 +75,7 @@ impl Room {
         );
         self.ctx.metrics.connections.inc();
         self.welcome(conn);
-        if let Some(snap) = self.snapshot_for(conn) {
-            self.send(conn, snap);
-        }
+        self.send_snapshot(conn);
         let history: Vec<Utf8Bytes> = self
             .chat
             .iter()
@@ -114,9 +112,7 @@ impl Room {
             }
             ClientMsg::Resync => {
                 self.welcome(conn);
-                if let Some(snap) = self.snapshot_for(conn) {
-                    self.send(conn, snap);
-                }
+                self.send_snapshot(conn);
                 Ok(())
             }
             ClientMsg::Chat { text } => self.on_chat(conn, text),

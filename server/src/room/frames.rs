@@ -134,6 +134,13 @@ impl Room {
         }
     }
 
+    /// Sends `conn` the game as it may see it, when a game is on.
+    pub(super) fn send_snapshot(&mut self, conn: u64) {
+        if let Some(snap) = self.snapshot_for(conn) {
+            self.send(conn, snap);
+        }
+    }
+
     pub(super) fn snapshot_for(&mut self, conn: u64) -> Option<Utf8Bytes> {
         let viewer = self.viewer_of(self.conns.get(&conn)?);
         let live = self.live.as_ref()?;
@@ -171,9 +178,7 @@ impl Room {
             .collect();
         for id in ids {
             self.welcome(id);
-            if let Some(snap) = self.snapshot_for(id) {
-                self.send(id, snap);
-            }
+            self.send_snapshot(id);
         }
     }
 

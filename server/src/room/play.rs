@@ -53,9 +53,7 @@ impl Room {
         let ids: Vec<u64> = self.conns.keys().copied().collect();
         for id in ids {
             self.welcome(id);
-            if let Some(snap) = self.snapshot_for(id) {
-                self.send(id, snap);
-            }
+            self.send_snapshot(id);
         }
         Ok(())
     }
@@ -125,9 +123,7 @@ impl Room {
         if changed {
             let ids: Vec<u64> = self.conns.keys().copied().collect();
             for id in ids {
-                if let Some(snap) = self.snapshot_for(id) {
-                    self.send(id, snap);
-                }
+                self.send_snapshot(id);
             }
         }
         Ok(())
