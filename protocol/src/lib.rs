@@ -24,9 +24,19 @@ pub const MAX_CHAT_CHARS: usize = 500;
 /// Longest display name, in characters.
 pub const MAX_NAME_CHARS: usize = 24;
 
-/// A message from a browser to the server.
+/// A message from a browser to the server. Decode one with [`ClientMsg::decode`]
+/// (which `Deserialize` calls): a move's payload stays the JSON text it came as.
+//
+// `remote = "Self"` makes the derives inherent functions, so that the trait
+// impls below can wrap them: serde cannot keep raw JSON inside an internally
+// tagged enum, so a move is decoded apart.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
-#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+#[serde(
+    remote = "Self",
+    tag = "type",
+    rename_all = "snake_case",
+    deny_unknown_fields
+)]
 pub enum ClientMsg {
     /// First message on a table socket. `token` is the seat token the server issued
     /// earlier for this table (kept by the browser); without one the connection is a
@@ -59,12 +69,13 @@ pub enum ClientMsg {
     Start,
     /// Play a move. `version` is the state version the move was made on; a move made
     /// on an older version is refused as stale, never applied twice.
+    #[serde(skip_deserializing)]
     Move {
         /// Echoed in the acknowledgement or error.
         id: u64,
         version: u64,
         #[ts(type = "unknown")]
-        mv: Value,
+        mv: RawJson,
     },
     /// Ask for every legal move of one's seat now (to highlight placements).
     LegalMoves,
@@ -77,6 +88,143 @@ pub enum ClientMsg {
     /// Host only, after the game: back to the lobby, where seats and settings
     /// can change before the next game starts.
     BackToLobby,
+}
+
+impl ClientMsg {
+    /// Decodes one client frame. Only a message's own fields are accepted.
+    pub fn decode(text: &str) -> Result<ClientMsg, serde_json::Error> {
+        #[derive(Deserialize)]
+        struct Tag<'a> {
+            #[serde(rename = "type", borrow)]
+            kind: std::borrow::Cow<'a, str>,
+        }
+        #[derive(Deserialize)]
+        #[serde(deny_unknown_fields)]
+        struct MoveFields {
+            #[serde(rename = "type")]
+            _kind: serde::de::IgnoredAny,
+            id: u64,
+            version: u64,
+            mv: RawJson,
+        }
+        if serde_json::from_str::<Tag>(text)?.kind == "move" {
+            let MoveFields {
+                id, version, mv, ..
+            } = serde_json::from_str(text)?;
+            // Raw JSON is taken without serde_json's nesting limit; keep the
+            // frame's limit, so no game decoder is handed deeper than that.
+            if nests_deeper_than(mv.get(), MAX_MOVE_DEPTH) {
+                return Err(serde::de::Error::custom("nested too deep"));
+            }
+            return Ok(ClientMsg::Move { id, version, mv });
+        }
+        let mut de = serde_json::Deserializer::from_str(text);
+        let msg = ClientMsg::deserialize(&mut de)?;
+        de.end()?;
+        // serde enforces `deny_unknown_fields` only for variants with fields.
+        let fieldless = matches!(
+            msg,
+            ClientMsg::LeaveSeat
+                | ClientMsg::Start
+                | ClientMsg::LegalMoves
+                | ClientMsg::Resync
+                | ClientMsg::PlayAgain
+                | ClientMsg::BackToLobby
+        );
+        if fieldless {
+            let fields: std::collections::BTreeMap<String, serde::de::IgnoredAny> =
+                serde_json::from_str(text)?;
+            if fields.len() != 1 {
+                return Err(serde::de::Error::custom("unknown field"));
+            }
+        }
+        Ok(msg)
+    }
+}
+
+/// How deep a move's payload may nest: what serde_json allows a whole frame
+/// (128), less the frame's own object.
+const MAX_MOVE_DEPTH: usize = 127;
+
+/// Whether JSON text nests arrays and objects deeper than `max`.
+fn nests_deeper_than(json: &str, max: usize) -> bool {
+    let (mut depth, mut in_string, mut escaped) = (0usize, false, false);
+    for b in json.bytes() {
+        if in_string {
+            match b {
+                _ if escaped => escaped = false,
+                b'\\' => escaped = true,
+                b'"' => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match b {
+            b'"' => in_string = true,
+            b'[' | b'{' => {
+                depth += 1;
+                if depth > max {
+                    return true;
+                }
+            }
+            b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    false
+}
+
+impl Serialize for ClientMsg {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        ClientMsg::serialize(self, serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for ClientMsg {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let frame = RawJson::deserialize(deserializer)?;
+        ClientMsg::decode(frame.get()).map_err(serde::de::Error::custom)
+    }
+}
+
+/// JSON text kept as it came, checked to be JSON but not decoded: a game's move
+/// on its way to the game, which decodes it once into its own type.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct RawJson(Box<serde_json::value::RawValue>);
+
+impl RawJson {
+    /// The JSON text of `value`.
+    pub fn of<T: Serialize + ?Sized>(value: &T) -> Result<RawJson, serde_json::Error> {
+        serde_json::value::to_raw_value(value).map(RawJson)
+    }
+
+    pub fn get(&self) -> &str {
+        self.0.get()
+    }
+
+    /// Decoded as a generic JSON value (for tests and tools; the move path
+    /// decodes into the game's own types instead).
+    pub fn to_value(&self) -> serde_json::Result<Value> {
+        serde_json::from_str(self.get())
+    }
+}
+
+/// `null`.
+impl Default for RawJson {
+    fn default() -> RawJson {
+        RawJson(serde_json::value::RawValue::NULL.to_owned())
+    }
+}
+
+/// Equal when they are the same JSON value, whatever their spacing and key
+/// order (a store may give back the text it was given in another layout).
+impl PartialEq for RawJson {
+    fn eq(&self, other: &RawJson) -> bool {
+        self.get() == other.get()
+            || serde_json::from_str::<Value>(self.get()).ok()
+                == serde_json::from_str::<Value>(other.get()).ok()
+    }
 }
 
 /// A message from the server to a browser.
@@ -469,9 +617,39 @@ mod tests {
             json!({"type": "fly"}),
             json!({"type": "chat", "text": "x", "extra": 1}),
             json!({"type": "move", "id": 1, "mv": {}}),
+            json!({"type": "move", "id": 1, "version": 2, "mv": {}, "x": 1}),
+            json!({"type": "start", "x": 1}),
+            json!({"id": 1, "version": 2, "mv": {}}),
         ] {
             assert!(serde_json::from_value::<ClientMsg>(bad).is_err());
         }
+    }
+
+    #[test]
+    fn a_move_keeps_its_payload_as_sent() {
+        let text = r#"{"type":"move","id":7,"version":3,"mv":{ "cell" : 4 }}"#;
+        let Ok(ClientMsg::Move { id, version, mv }) = ClientMsg::decode(text) else {
+            panic!("a move");
+        };
+        assert_eq!((id, version, mv.get()), (7, 3, r#"{ "cell" : 4 }"#));
+        assert!(ClientMsg::decode(r#"{"type":"move","id":7,"version":3,"mv":{]}"#).is_err());
+    }
+
+    #[test]
+    fn a_move_nests_as_deep_as_a_frame_may_and_no_deeper() {
+        let frame = |depth: usize| {
+            let mv = format!("{}{}", "[".repeat(depth), "]".repeat(depth));
+            format!(r#"{{"type":"move","id":1,"version":0,"mv":{mv}}}"#)
+        };
+        assert!(ClientMsg::decode(&frame(MAX_MOVE_DEPTH)).is_ok());
+        assert!(ClientMsg::decode(&frame(MAX_MOVE_DEPTH + 1)).is_err());
+        // Brackets inside strings are text, not nesting.
+        let quoted = format!(
+            r#"{{"type":"move","id":1,"version":0,"mv":["{}\\\"{}"]}}"#,
+            "[".repeat(200),
+            "{".repeat(200)
+        );
+        assert!(ClientMsg::decode(&quoted).is_ok());
     }
 
     #[test]

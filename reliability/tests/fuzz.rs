@@ -22,7 +22,7 @@ use std::time::Duration;
 use engine::{BotLevel, Game, GameRng, Seat, Setup, Viewer};
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;
-use protocol::ClientMsg;
+use protocol::{ClientMsg, RawJson};
 use serde_json::{Value, json};
 use testkit::Client;
 use testkit::client::Message;
@@ -221,8 +221,8 @@ fn decoder_and_moves_on_the_corpus() {
                 };
                 let game = kind.start(&setup).unwrap();
                 for seat in 0..seats {
-                    let _ = game.try_move(seat, &v["mv"]);
-                    let _ = game.try_move(seat, &v);
+                    let _ = game.try_move(seat, &RawJson::of(&v["mv"]).unwrap());
+                    let _ = game.try_move(seat, &RawJson::of(&v).unwrap());
                 }
             }
         }
@@ -384,10 +384,8 @@ where
         first_seat: None,
         names: Vec::new(),
     };
-    let entries: Vec<Value> = log
-        .iter()
-        .map(|e| serde_json::to_value(e).unwrap())
-        .collect();
+    let entries: Vec<RawJson> = log.iter().map(|e| RawJson::of(e).unwrap()).collect();
+    let entries: Vec<&RawJson> = entries.iter().collect();
     let mut erased = kind.replay(&doc, &entries, &mut |_, _, _| {}).unwrap();
     for (seat, pick, m) in attempts {
         let seat: Seat = seat % seats;
@@ -399,7 +397,7 @@ where
         };
         let mv = mutate(&base, m);
         let typed = serde_json::from_value::<G::Move>(mv.clone());
-        let via_server = erased.try_move(seat, &mv);
+        let via_server = erased.try_move(seat, &RawJson::of(&mv).unwrap());
         match typed {
             Err(_) => prop_assert!(
                 matches!(via_server, Err(server::games::MoveError::BadMove(_))),
@@ -438,8 +436,7 @@ where
                 game.apply(seat, &mv).is_ok(),
                 "a legal move applies afterwards"
             );
-            let mv = serde_json::to_value(&mv).unwrap();
-            prop_assert!(erased.try_move(seat, &mv).is_ok());
+            prop_assert!(erased.try_move(seat, &RawJson::of(&mv).unwrap()).is_ok());
         }
     }
     Ok(())

@@ -328,7 +328,12 @@ mod tests {
                     let applied = match state.bot_move(seat, level, &mut rng) {
                         Some(mv) => state.try_move(seat, &mv).expect("legal"),
                         None => state
-                            .try_entry(&serde_json::json!({"timeout": {"period": awaiting.period}}))
+                            .try_entry(
+                                &protocol::RawJson::of(
+                                    &serde_json::json!({"timeout": {"period": awaiting.period}}),
+                                )
+                                .expect("JSON"),
+                            )
                             .expect("a timeout"),
                     };
                     state = applied.state;

@@ -9,7 +9,7 @@
 use engine::{
     Awaiting, BotLevel, Entry, Game, GameRng, Illegal, Outcome, Seat, Setup, SetupError, Viewer,
 };
-use protocol::{ErrorArgs, ErrorReason};
+use protocol::{ErrorArgs, ErrorReason, RawJson};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -60,8 +60,8 @@ impl MoveError {
 /// The result of applying a move to a copy of the state.
 pub struct Applied {
     pub state: Box<dyn ErasedGame>,
-    /// The log line (`engine::Entry` as JSON), exactly as it will be replayed.
-    pub entry: Value,
+    /// The log line (`engine::Entry` as JSON), exactly as it will be stored and replayed.
+    pub entry: RawJson,
     /// Public events.
     pub events: Vec<Value>,
 }
@@ -77,11 +77,11 @@ pub trait ErasedGame: Send + Sync {
     fn outcome(&self) -> Option<Outcome>;
     fn legal_moves(&self, seat: Seat) -> Vec<Value>;
     /// Decodes and applies `seat`'s move to a copy; `self` is never changed.
-    fn try_move(&self, seat: Seat, mv: &Value) -> Result<Applied, MoveError>;
+    fn try_move(&self, seat: Seat, mv: &RawJson) -> Result<Applied, MoveError>;
     /// Applies one log entry (a move or a timeout) to a copy.
-    fn try_entry(&self, entry: &Value) -> Result<Applied, MoveError>;
+    fn try_entry(&self, entry: &RawJson) -> Result<Applied, MoveError>;
     /// A bot's move for `seat`, as JSON.
-    fn bot_move(&self, seat: Seat, level: BotLevel, rng: &mut GameRng) -> Option<Value>;
+    fn bot_move(&self, seat: Seat, level: BotLevel, rng: &mut GameRng) -> Option<RawJson>;
 }
 
 /// A kind of game this server can host.
@@ -101,7 +101,7 @@ pub trait GameKind: Send + Sync {
     fn replay(
         &self,
         setup: &SetupDoc,
-        entries: &[Value],
+        entries: &[&RawJson],
         on_events: &mut dyn FnMut(usize, Vec<Value>, u64),
     ) -> Result<Box<dyn ErasedGame>, String>;
     /// TypeScript declarations of the game's Options, Move, View, Event and Rule and
@@ -133,6 +133,16 @@ fn to_value<T: Serialize>(v: &T) -> Value {
     serde_json::to_value(v).unwrap_or(Value::Null)
 }
 
+fn to_raw<T: Serialize>(v: &T) -> RawJson {
+    // As above: our own types always serialize.
+    RawJson::of(v).unwrap_or_default()
+}
+
+/// A log entry of game `G`, decoded from its stored text.
+fn decode_entry<G: Game>(entry: &RawJson) -> Result<Entry<G::Move>, serde_json::Error> {
+    serde_json::from_str(entry.get())
+}
+
 fn typed_setup<G: Game>(setup: &SetupDoc) -> Result<Setup<G::Options>, String> {
     let options: G::Options = serde_json::from_value(setup.options.clone())
         .map_err(|e| format!("options do not fit this game: {e}"))?;
@@ -148,7 +158,7 @@ impl<G: Game> Running<G> {
     fn applied(&self, next: G, entry: &Entry<G::Move>, events: Vec<G::Event>) -> Applied {
         Applied {
             state: Box::new(Running(next)),
-            entry: to_value(entry),
+            entry: to_raw(entry),
             events: events.iter().map(to_value).collect(),
         }
     }
@@ -180,25 +190,25 @@ impl<G: Game> ErasedGame for Running<G> {
         self.0.legal_moves(seat).iter().map(to_value).collect()
     }
 
-    fn try_move(&self, seat: Seat, mv: &Value) -> Result<Applied, MoveError> {
-        // Decoded straight from the message's JSON, without a copy of it.
-        let mv = G::Move::deserialize(mv)
+    fn try_move(&self, seat: Seat, mv: &RawJson) -> Result<Applied, MoveError> {
+        // Decoded once, from the text the message carried.
+        let mv: G::Move = serde_json::from_str(mv.get())
             .map_err(|e| MoveError::BadMove(format!("not a move of this game: {e}")))?;
         let mut next = self.0.clone();
         let events = next.apply(seat, &mv).map_err(MoveError::illegal)?;
         Ok(self.applied(next, &Entry::Move { seat, mv }, events))
     }
 
-    fn try_entry(&self, entry: &Value) -> Result<Applied, MoveError> {
-        let entry = Entry::<G::Move>::deserialize(entry)
+    fn try_entry(&self, entry: &RawJson) -> Result<Applied, MoveError> {
+        let entry = decode_entry::<G>(entry)
             .map_err(|e| MoveError::BadMove(format!("not a log entry of this game: {e}")))?;
         let mut next = self.0.clone();
         let events = engine::apply_entry(&mut next, &entry).map_err(MoveError::illegal)?;
         Ok(self.applied(next, &entry, events))
     }
 
-    fn bot_move(&self, seat: Seat, level: BotLevel, rng: &mut GameRng) -> Option<Value> {
-        self.0.bot_move(seat, level, rng).map(|m| to_value(&m))
+    fn bot_move(&self, seat: Seat, level: BotLevel, rng: &mut GameRng) -> Option<RawJson> {
+        self.0.bot_move(seat, level, rng).map(|m| to_raw(&m))
     }
 }
 
@@ -291,16 +301,14 @@ where
     fn replay(
         &self,
         setup: &SetupDoc,
-        entries: &[Value],
+        entries: &[&RawJson],
         on_events: &mut dyn FnMut(usize, Vec<Value>, u64),
     ) -> Result<Box<dyn ErasedGame>, String> {
         let typed = typed_setup::<G>(setup)?;
         let entries: Vec<Entry<G::Move>> = entries
             .iter()
             .enumerate()
-            .map(|(i, e)| {
-                Entry::<G::Move>::deserialize(e).map_err(|err| format!("entry {i}: {err}"))
-            })
+            .map(|(i, e)| decode_entry::<G>(e).map_err(|err| format!("entry {i}: {err}")))
             .collect::<Result<_, _>>()?;
         let game = engine::replay_with::<G>(&typed, &entries, |index, events, game| {
             on_events(

@@ -13,7 +13,7 @@ use std::sync::{Arc, Mutex};
 
 use axum::body::Bytes;
 use engine::Viewer;
-use protocol::TableStatus;
+use protocol::{RawJson, TableStatus};
 use serde::Serialize;
 use serde_json::Value;
 use serde_json::value::RawValue;
@@ -123,7 +123,7 @@ impl Records {
         };
         let game_name = table.game.clone();
         let id = table.id;
-        let entries: Vec<Value> = moves.into_iter().map(|m| m.entry).collect();
+        let entries: Vec<RawJson> = moves.into_iter().map(|m| m.entry).collect();
         let built = tokio::task::spawn_blocking(move || {
             build(kind.as_ref(), &game_name, &game.setup, entries)
         })
@@ -156,7 +156,7 @@ struct RecordText<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     first_seat: Option<u8>,
     names: &'a [String],
-    entries: &'a [Value],
+    entries: &'a [RawJson],
     first_view: &'a RawValue,
     patches: Vec<Box<RawValue>>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -168,7 +168,7 @@ fn build(
     kind: &dyn GameKind,
     game: &str,
     setup: &Value,
-    entries: Vec<Value>,
+    entries: Vec<RawJson>,
 ) -> Result<Option<String>, String> {
     let setup: SetupDoc = serde_json::from_value(setup.clone()).map_err(|e| e.to_string())?;
     let mut state = kind.start(&setup)?;

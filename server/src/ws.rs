@@ -195,7 +195,7 @@ async fn connection(
                 break;
             }
             // A refused move still names its id, so the client knows which one.
-            let id = match serde_json::from_str(text.as_str()) {
+            let id = match ClientMsg::decode(text.as_str()) {
                 Ok(ClientMsg::Move { id, .. }) => Some(id),
                 _ => None,
             };
@@ -209,9 +209,9 @@ async fn connection(
             let _ = out.tx.try_send(limited.msg(id));
             continue;
         }
-        let msg: ClientMsg = match serde_json::from_str(text.as_str()) {
-            Ok(msg) if !unknown_fields(&msg, text.as_str()) => msg,
-            _ => {
+        let msg = match ClientMsg::decode(text.as_str()) {
+            Ok(msg) => msg,
+            Err(_) => {
                 refuse(ErrorCode::BadMessage.into());
                 continue;
             }
@@ -269,19 +269,4 @@ async fn connection(
             abort.abort();
         }
     }
-}
-
-/// Whether a message without fields came with some anyway: serde enforces
-/// `deny_unknown_fields` only for variants that have fields.
-fn unknown_fields(msg: &ClientMsg, text: &str) -> bool {
-    matches!(
-        msg,
-        ClientMsg::LeaveSeat
-            | ClientMsg::Start
-            | ClientMsg::LegalMoves
-            | ClientMsg::Resync
-            | ClientMsg::PlayAgain
-            | ClientMsg::BackToLobby
-    ) && !serde_json::from_str::<serde_json::Map<String, serde_json::Value>>(text)
-        .is_ok_and(|m| m.len() == 1)
 }

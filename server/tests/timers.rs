@@ -157,7 +157,7 @@ async fn timeouts_mark_away_and_a_bot_takes_over() {
     let kinds: Vec<&str> = moves
         .iter()
         .map(|m| {
-            if m.entry.get("timeout").is_some() {
+            if m.entry.to_value().unwrap().get("timeout").is_some() {
                 "timeout"
             } else {
                 "move"
@@ -172,7 +172,10 @@ async fn timeouts_mark_away_and_a_bot_takes_over() {
             .copied()
             .collect::<Vec<_>>()
     );
-    assert_eq!(moves[6].entry["move"]["seat"].as_u64(), Some(first));
+    assert_eq!(
+        moves[6].entry.to_value().unwrap()["move"]["seat"].as_u64(),
+        Some(first)
+    );
     assert_eq!(outcome["winners"], json!([first]));
     // Six turns ran out, 5 s each, in virtual time.
     assert!(started.elapsed() >= Duration::from_secs(30));
@@ -283,7 +286,10 @@ async fn a_bots_turn_waits_out_a_failing_store() {
         .unwrap();
     let (_, moves) = mem.latest_game(table.id).await.unwrap().unwrap();
     assert_eq!(moves.len() as u64, version + 1);
-    assert_eq!(moves[version as usize].entry["move"]["seat"], 1);
+    assert_eq!(
+        moves[version as usize].entry.to_value().unwrap()["move"]["seat"],
+        1
+    );
 }
 
 #[tokio::test]
@@ -400,7 +406,7 @@ async fn stored_game(
         db.append(MoveRow {
             game_id: row.id,
             seq: seq as i64,
-            entry: entry.clone(),
+            entry: protocol::RawJson::of(entry).unwrap(),
             at_ms: *at_ms,
         })
         .await

@@ -108,7 +108,10 @@ where
         let append = append.clone();
         tasks.push(tokio::spawn(async move {
             for seq in from..to {
-                let entry = json!({"seat": seq % 4, "move": {"type": "place", "tile": seq, "x": 3, "y": 4}});
+                let entry = protocol::RawJson::of(
+                    &json!({"seat": seq % 4, "move": {"type": "place", "tile": seq, "x": 3, "y": 4}}),
+                )
+                .unwrap_or_default();
                 append(MoveRow { game_id, seq, entry, at_ms: seq }).await?;
             }
             Ok::<(), StoreError>(())

@@ -277,6 +277,7 @@ fn store_part<'a>(
 mod tests {
     use super::*;
     use crate::{GameRow, TableRow};
+    use protocol::RawJson;
     use serde_json::json;
 
     async fn store_with_games(n: usize) -> (Store, std::path::PathBuf, Vec<Uuid>) {
@@ -313,7 +314,7 @@ mod tests {
         MoveRow {
             game_id,
             seq,
-            entry: json!({"seq": seq}),
+            entry: RawJson::of(&json!({"seq": seq})).expect("JSON"),
             at_ms: 0,
         }
     }

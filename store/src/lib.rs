@@ -62,7 +62,7 @@ use std::path::Path;
 use std::str::FromStr;
 use std::time::Duration;
 
-use protocol::TableStatus;
+use protocol::{RawJson, TableStatus};
 use serde_json::Value;
 use sqlx::postgres::{PgConnectOptions, PgConnection, PgPool, PgPoolOptions};
 use sqlx::sqlite::{
@@ -134,8 +134,8 @@ pub struct MoveRow {
     pub game_id: Uuid,
     /// 0, 1, 2, ... per game; `(game_id, seq)` is unique.
     pub seq: i64,
-    /// A serialized `engine::Entry`.
-    pub entry: Value,
+    /// A serialized `engine::Entry`, stored as it is.
+    pub entry: RawJson,
     pub at_ms: i64,
 }
 
@@ -273,7 +273,7 @@ macro_rules! move_from_row {
             game_id: col!($row, "game_id", $what),
             seq: col!($row, "seq", $what),
             entry: {
-                let Json(v): Json<Value> = col!($row, "entry", $what);
+                let Json(v): Json<RawJson> = col!($row, "entry", $what);
                 v
             },
             at_ms: col!($row, "at_ms", $what),
@@ -898,7 +898,7 @@ mod tests {
         send(committer.append(MoveRow {
             game_id: game.id,
             seq: 0,
-            entry: Value::Null,
+            entry: RawJson::of(&Value::Null).expect("null"),
             at_ms: 0,
         }));
     }

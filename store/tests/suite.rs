@@ -5,7 +5,7 @@
 //! Postgres: see the test kit's `postgres` module (`TEST_DATABASE_URL`,
 //! `CITYTABLE_SKIP_POSTGRES=1`).
 
-use protocol::TableStatus;
+use protocol::{RawJson, TableStatus};
 use serde_json::json;
 use store::{Committer, GameRow, MoveRow, Recovered, Store, StoreError, TableRow, Write};
 use testkit::{Kind, TestStore};
@@ -53,7 +53,10 @@ fn mv(game_id: Uuid, seq: i64) -> MoveRow {
     MoveRow {
         game_id,
         seq,
-        entry: json!({"seat": seq % 2, "move": {"type": "place", "cell": seq}, "hand": SECRET}),
+        entry: RawJson::of(
+            &json!({"seat": seq % 2, "move": {"type": "place", "cell": seq}, "hand": SECRET}),
+        )
+        .expect("JSON"),
         at_ms: 1_700_000_000_000 + seq,
     }
 }
@@ -257,7 +260,7 @@ async fn duplicate_move_is_a_conflict(ctx: &TestStore) {
     let (t, g) = table_with_game(store, TableStatus::Playing).await;
     store.append_moves(&[mv(g.id, 0)]).await.expect("first");
     let mut changed = mv(g.id, 0);
-    changed.entry = json!({"other": true});
+    changed.entry = RawJson::of(&json!({"other": true})).expect("JSON");
     assert_conflict(store.append_moves(&[changed]).await);
     assert_eq!(moves_of(store, t.id).await, vec![mv(g.id, 0)]);
 }

@@ -129,7 +129,7 @@ async fn preload(dir: &std::path::Path) {
         .map(|(seq, entry)| MoveRow {
             game_id: game.id,
             seq: seq as i64,
-            entry: serde_json::to_value(entry).unwrap(),
+            entry: protocol::RawJson::of(entry).unwrap(),
             at_ms: now,
         })
         .collect();

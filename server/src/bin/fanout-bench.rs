@@ -107,7 +107,10 @@ fn main() {
             })
             .unwrap_or_default();
             let ask = r#"{"type":"legal_moves"}"#;
-            let sent = format!(r#"{{"type":"move","id":{version},"version":{version},"mv":{mv}}}"#);
+            let sent = format!(
+                r#"{{"type":"move","id":{version},"version":{version},"mv":{}}}"#,
+                mv.get()
+            );
             let ok = serde_json::to_string(&ServerMsg::MoveOk {
                 id: version,
                 version: version + 1,

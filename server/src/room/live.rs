@@ -4,8 +4,7 @@
 use std::collections::VecDeque;
 
 use engine::{Entry, GameRng, Seat};
-use protocol::LoggedEvents;
-use serde_json::Value;
+use protocol::{LoggedEvents, RawJson};
 use tokio::time::Instant;
 use uuid::Uuid;
 
@@ -77,8 +76,9 @@ pub fn bot_seed(seed: u64) -> u64 {
     seed ^ 0x9e37_79b9_7f4a_7c15
 }
 
-pub(super) fn timeout_entry(period: u64) -> Value {
-    serde_json::to_value(Entry::<()>::Timeout { period }).unwrap_or(Value::Null)
+pub(super) fn timeout_entry(period: u64) -> RawJson {
+    // A plain struct of numbers always serializes.
+    RawJson::of(&Entry::<()>::Timeout { period }).unwrap_or_default()
 }
 
 impl Live {
@@ -129,7 +129,7 @@ pub(super) fn live_from(
 ) -> Result<(Live, i64), String> {
     let setup: SetupDoc =
         serde_json::from_value(game.setup.clone()).map_err(|e| format!("setup: {e}"))?;
-    let entries: Vec<Value> = moves.iter().map(|m| m.entry.clone()).collect();
+    let entries: Vec<&RawJson> = moves.iter().map(|m| &m.entry).collect();
     // Every entry goes through the ring, as during play, so a reloaded room keeps
     // the same moves' events as the room it replaces.
     let mut recent = RecentEvents::default();

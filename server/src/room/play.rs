@@ -3,7 +3,7 @@
 //! a game.
 
 use engine::{Outcome, Seat};
-use protocol::{ErrorArgs, ErrorCode, ServerMsg, TableStatus};
+use protocol::{ErrorArgs, ErrorCode, RawJson, ServerMsg, TableStatus};
 use serde_json::Value;
 use tokio::time::Instant;
 use uuid::Uuid;
@@ -65,7 +65,7 @@ impl Room {
         conn: u64,
         id: u64,
         version: u64,
-        mv: Value,
+        mv: RawJson,
     ) -> Result<(), Refusal> {
         if self.live.is_none() || self.status != TableStatus::Playing {
             return refuse(ErrorCode::WrongStatus);
