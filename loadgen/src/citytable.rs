@@ -202,7 +202,10 @@ impl Room {
                 let local = self.cfg.moves == MoveSource::Local;
                 let conn = &mut self.conns[c];
                 conn.version = version;
-                conn.awaiting = msg.awaiting.map(|a| a.seats).unwrap_or_default();
+                // Absent when it did not change.
+                if let Some(awaiting) = msg.awaiting {
+                    conn.awaiting = awaiting.seats;
+                }
                 conn.over = msg.outcome.is_some();
                 if local
                     && let Some(events) = msg.events

@@ -255,7 +255,10 @@ pub enum ServerMsg {
         /// RFC 6902 JSON Patch from the previous view of this recipient to the new one.
         #[ts(type = "unknown[]")]
         patch: Vec<Value>,
-        awaiting: AwaitingInfo,
+        /// Absent when whose decision it is (and its timer) did not change.
+        #[ts(optional)]
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        awaiting: Option<AwaitingInfo>,
         #[ts(optional)]
         #[serde(default, skip_serializing_if = "Option::is_none")]
         outcome: Option<Outcome>,

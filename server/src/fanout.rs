@@ -192,7 +192,7 @@ impl Frames {
     pub fn new(
         version: u64,
         events_json: &str,
-        awaiting: &AwaitingInfo,
+        awaiting: Option<&AwaitingInfo>,
         outcome: Option<&Outcome>,
         patches: &Patches,
     ) -> Frames {
@@ -204,7 +204,10 @@ impl Frames {
             r#"{{"type":"update","version":{version},"events":{events_json},"patch":[{}"#,
             patches.public.text()
         );
-        let mut tail = format!(r#"],"awaiting":{}"#, json(awaiting));
+        let mut tail = String::from("]");
+        if let Some(awaiting) = awaiting {
+            tail.push_str(&format!(r#","awaiting":{}"#, json(awaiting)));
+        }
         if let Some(outcome) = outcome {
             tail.push_str(&format!(r#","outcome":{}"#, json(outcome)));
         }
@@ -345,8 +348,13 @@ mod tests {
                     };
                     let events = serde_json::to_string(&applied.events).expect("JSON");
                     let outcome = state.outcome();
-                    let frames =
-                        Frames::new(version, &events, &awaiting, outcome.as_ref(), &patches);
+                    let frames = Frames::new(
+                        version,
+                        &events,
+                        Some(&awaiting),
+                        outcome.as_ref(),
+                        &patches,
+                    );
                     for (i, &viewer) in viewers.iter().enumerate() {
                         let frame = frames.for_viewer(viewer);
                         let msg: ServerMsg = serde_json::from_str(frame).expect("an update");
@@ -415,9 +423,13 @@ mod tests {
             public,
             seats: vec![Ops::default(), own],
         };
-        for outcome in [None, Some(&outcome)] {
+        for (outcome, awaiting) in [
+            (None, None),
+            (None, Some(&awaiting)),
+            (Some(&outcome), Some(&awaiting)),
+        ] {
             let events_json = serde_json::to_string(&events).expect("JSON");
-            let frames = Frames::new(7, &events_json, &awaiting, outcome, &patches);
+            let frames = Frames::new(7, &events_json, awaiting, outcome, &patches);
             for (viewer, patch) in [
                 (
                     Viewer::Spectator,
@@ -447,7 +459,7 @@ mod tests {
                         version: 7,
                         events: events.clone(),
                         patch: serde_json::from_value(patch).expect("JSON"),
-                        awaiting: awaiting.clone(),
+                        awaiting: awaiting.cloned(),
                         outcome: outcome.cloned(),
                     }
                 );

@@ -115,18 +115,24 @@ async fn no_foreign_faces_in_any_message(db: &TestDb) {
     let mut pick = Pick(0x2545_f491_4f6c_dd1d);
     let mut moves = 0;
     let mut next: Option<Value> = None;
+    let mut awaiting = Value::Null;
     loop {
         let m = match next.take() {
             Some(m) => m,
             None => a.recv().await,
         };
-        let awaiting = match m["type"].as_str() {
+        match m["type"].as_str() {
             Some("update") if m.get("outcome").is_some() => break,
             Some("snapshot") if m["game"].get("outcome").is_some() => break,
-            Some("update") => m["awaiting"]["seats"].clone(),
-            Some("snapshot") => m["game"]["awaiting"]["seats"].clone(),
+            // An update without `awaiting` leaves it as it was.
+            Some("update") => {
+                if let Some(seats) = m.get("awaiting") {
+                    awaiting = seats["seats"].clone();
+                }
+            }
+            Some("snapshot") => awaiting = m["game"]["awaiting"]["seats"].clone(),
             _ => continue,
-        };
+        }
         for seat in awaiting
             .as_array()
             .unwrap()

@@ -347,7 +347,11 @@ impl GameView {
                 got,
             });
         }
-        let awaiting = seats(&update["awaiting"]).map_err(UpdateError::Bad)?;
+        // An update without `awaiting` leaves it as it was.
+        let awaiting = match update.get("awaiting") {
+            Some(awaiting) => seats(awaiting).map_err(UpdateError::Bad)?,
+            None => self.awaiting.clone(),
+        };
         let mut view = self.view.clone();
         apply_change(&mut view, update).map_err(UpdateError::Bad)?;
         *self = GameView {

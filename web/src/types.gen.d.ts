@@ -133,11 +133,12 @@ viewer: number | null, seats: number, options: BigCityOptions,
 /**
  * Cards a hand is refilled to by an exchange (5, or 6 with five players).
  */
-hand_size: number, first_seat: number, phase: BigCityPhase, 
+hand_size: number, first_seat: number, 
 /**
- * The seat whose turn it is (also during others' trade answers); `None` when over.
+ * What the game waits for; its `seat` is the seat whose turn it is (also
+ * during the others' trade answers).
  */
-turn: number | null, 
+phase: BigCityPhase, 
 /**
  * Placed tiles in placement order.
  */
@@ -164,12 +165,9 @@ stacks: Array<number>,
 discards: Array<number>, 
 /**
  * Cards drawn this turn from each stack (C4 limit is 2), index 0 = stack 1.
+ * The stacks the drawing seat may draw from are among its legal moves.
  */
 drawn_this_turn: Array<number>, 
-/**
- * Stacks the active seat may draw from now (when drawing).
- */
-drawable: Array<number>, 
 /**
  * Useless cards discarded this turn, to be replaced at its end.
  */
@@ -528,7 +526,11 @@ events: unknown[],
 /**
  * RFC 6902 JSON Patch from the previous view of this recipient to the new one.
  */
-patch: unknown[], awaiting: AwaitingInfo, outcome?: Outcome, } | { "type": "move_ok", id: number, version: number, } | { "type": "legal_moves", version: number, moves: unknown[], } | { "type": "chat", line: ChatLine, } | { "type": "error", code: ErrorCode, id?: number, 
+patch: unknown[], 
+/**
+ * Absent when whose decision it is (and its timer) did not change.
+ */
+awaiting?: AwaitingInfo, outcome?: Outcome, } | { "type": "move_ok", id: number, version: number, } | { "type": "legal_moves", version: number, moves: unknown[], } | { "type": "chat", line: ChatLine, } | { "type": "error", code: ErrorCode, id?: number, 
 /**
  * The game's own code when `code` is `illegal_move` (`not_adjacent`, ...).
  */

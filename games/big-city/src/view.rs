@@ -57,7 +57,6 @@ impl BigCity {
             Step::TradeExchange => Phase::TradeExchange { seat: self.active },
             Step::Over(reason) => Phase::GameOver { reason: *reason },
         };
-        let over = matches!(self.step, Step::Over(_));
         let tiles = self
             .map
             .tiles
@@ -166,7 +165,6 @@ impl BigCity {
             hand_size: crate::game::hand_size(self.seats) as u8,
             first_seat: self.first_seat,
             phase,
-            turn: if over { None } else { Some(self.active) },
             tiles,
             cells,
             unplaced: (1..=8).filter(|&n| !self.map.has_neighborhood(n)).collect(),
@@ -185,11 +183,6 @@ impl BigCity {
             stacks: self.stacks.iter().map(|s| s.len() as u8).collect(),
             discards: self.discards.clone(),
             drawn_this_turn: self.drawn.to_vec(),
-            drawable: if matches!(self.step, Step::Drawing { .. }) {
-                self.drawable()
-            } else {
-                Vec::new()
-            },
             useless_discarded: self.useless_pending,
             passes_in_a_row: self.passes,
             trade,

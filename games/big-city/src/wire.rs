@@ -289,9 +289,9 @@ pub struct View {
     /// Cards a hand is refilled to by an exchange (5, or 6 with five players).
     pub hand_size: u8,
     pub first_seat: u8,
+    /// What the game waits for; its `seat` is the seat whose turn it is (also
+    /// during the others' trade answers).
     pub phase: Phase,
-    /// The seat whose turn it is (also during others' trade answers); `None` when over.
-    pub turn: Option<u8>,
     /// Placed tiles in placement order.
     pub tiles: Vec<TileView>,
     /// Every placed property.
@@ -310,9 +310,8 @@ pub struct View {
     /// Face-up discards (played and useless cards), oldest first.
     pub discards: Vec<u8>,
     /// Cards drawn this turn from each stack (C4 limit is 2), index 0 = stack 1.
+    /// The stacks the drawing seat may draw from are among its legal moves.
     pub drawn_this_turn: Vec<u8>,
-    /// Stacks the active seat may draw from now (when drawing).
-    pub drawable: Vec<u8>,
     /// Useless cards discarded this turn, to be replaced at its end.
     pub useless_discarded: u8,
     pub passes_in_a_row: u8,

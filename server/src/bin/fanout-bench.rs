@@ -16,6 +16,7 @@ use protocol::{AwaitingInfo, ServerMsg};
 use serde_json::Value;
 use server::fanout::{Frames, ViewCache};
 use server::games::{Adapter, ErasedGame, SetupDoc};
+use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
 const SEATS: u8 = 4;
@@ -43,18 +44,19 @@ fn fan_out_once(
     state: &dyn ErasedGame,
     version: u64,
     events: &[Value],
+    awaiting_changed: bool,
     viewers: &[Viewer],
 ) -> Vec<(Viewer, Utf8Bytes)> {
     let events_json = serde_json::to_string(events).unwrap_or_else(|_| "[]".into());
-    let awaiting = AwaitingInfo {
+    let awaiting = awaiting_changed.then(|| AwaitingInfo {
         seats: state.awaiting().seats,
         timer_ms: None,
-    };
+    });
     let patches = cache.advance(state);
     let frames = Frames::new(
         version,
         &events_json,
-        &awaiting,
+        awaiting.as_ref(),
         state.outcome().as_ref(),
         &patches,
     );
@@ -76,6 +78,7 @@ fn main() {
         .collect();
     let (mut moves, mut update_bytes, mut own_bytes) = (0u64, 0u64, 0u64);
     let mut by_kind = [0u64; 4]; // events, patch, rest, frames
+    let mut by_field: BTreeMap<String, u64> = BTreeMap::new(); // patch bytes by view field
     let mut spent = Duration::ZERO;
     for g in 0..games {
         let setup = SetupDoc {
@@ -121,6 +124,7 @@ fn main() {
                 + client_frame(sent.len())
                 + frame(ok.len());
             let applied = state.try_move(seat, &mv).expect("legal");
+            let awaiting_changed = applied.state.awaiting() != awaiting;
             state = applied.state;
             version += 1;
             let started = Instant::now();
@@ -129,6 +133,7 @@ fn main() {
                 state.as_ref(),
                 version,
                 &applied.events,
+                awaiting_changed,
                 &viewers,
             );
             spent += started.elapsed();
@@ -144,6 +149,11 @@ fn main() {
                 let patch = msg["patch"].to_string().len() as u64;
                 by_kind[0] += copies * events;
                 by_kind[1] += copies * patch;
+                for op in msg["patch"].as_array().into_iter().flatten() {
+                    let field = op["path"].as_str().unwrap_or("").split('/').nth(1);
+                    *by_field.entry(field.unwrap_or("").to_owned()).or_default() +=
+                        copies * op.to_string().len() as u64;
+                }
                 by_kind[2] += copies * (text.len() as u64 - events - patch);
                 by_kind[3] += copies * (frame(text.len()) - text.len() as u64);
             }
@@ -161,6 +171,13 @@ fn main() {
         per(by_kind[2]),
         per(by_kind[3]),
     );
+    let mut fields: Vec<_> = by_field.into_iter().collect();
+    fields.sort_by_key(|(_, bytes)| std::cmp::Reverse(*bytes));
+    let fields: Vec<String> = fields
+        .iter()
+        .map(|(field, bytes)| format!("{field} {:.0}", per(*bytes)))
+        .collect();
+    println!("patch bytes by view field, B/move: {}", fields.join(", "));
     println!(
         "the mover's legal_moves ask and answer, move and move_ok: {:.0} B/move",
         per(own_bytes)

@@ -185,7 +185,14 @@ impl Room {
     /// One update per viewer: the public events, a JSON Patch from the viewer's
     /// previous view, whose decision is awaited. The public view's patch is found and
     /// written once for everyone (`fanout.rs`); every spectator gets the same bytes.
-    pub(super) fn fan_out(&mut self, events: &[Value], outcome: Option<Outcome>) {
+    /// Sends every connection the update of the entry just committed;
+    /// `awaiting_changed` says whether whose decision it is, or its period, changed.
+    pub(super) fn fan_out(
+        &mut self,
+        events: &[Value],
+        outcome: Option<Outcome>,
+        awaiting_changed: bool,
+    ) {
         let viewers: HashMap<u64, Viewer> = self
             .conns
             .iter()
@@ -200,7 +207,7 @@ impl Room {
         let frames = Frames::new(
             live.version,
             &events_json,
-            &Self::awaiting_info(live),
+            awaiting_changed.then(|| Self::awaiting_info(live)).as_ref(),
             outcome.as_ref(),
             &patches,
         );

@@ -159,9 +159,11 @@ impl Room {
         let previous = live.state.awaiting();
         live.state = applied.state;
         live.version += 1;
-        if live.state.awaiting().period != previous.period {
+        let awaiting = live.state.awaiting();
+        if awaiting.period != previous.period {
             live.period_start = live.version;
         }
+        let awaiting_changed = awaiting != previous;
         if let Some(slot) = mover.and_then(|seat| live.moved_at.get_mut(usize::from(seat))) {
             *slot = live.version;
         }
@@ -171,7 +173,7 @@ impl Room {
         let away = live.away.after_entry(mover, &previous.seats);
 
         self.schedule();
-        self.fan_out(&applied.events, outcome.clone());
+        self.fan_out(&applied.events, outcome.clone(), awaiting_changed);
 
         if let Some(doc) = self.doc.with_away(&away) {
             // Best effort: the flag is advisory and rebuilt by later timeouts.

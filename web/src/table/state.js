@@ -240,7 +240,9 @@ function receive(s, msg, at, env) {
         resync(s);
         return s;
       }
-      s.game = { ...game, version: msg.version, view, awaiting: msg.awaiting, outcome: msg.outcome, awaitingAt: at };
+      // An update says whose decision it is only when that (or its timer) changed.
+      const awaiting = msg.awaiting ? { awaiting: msg.awaiting, awaitingAt: at } : {};
+      s.game = { ...game, version: msg.version, view, outcome: msg.outcome, ...awaiting };
       return gameChanged(s, [{ version: msg.version, events: msg.events }], env);
     }
     case 'move_ok': {

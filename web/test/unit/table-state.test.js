@@ -127,6 +127,18 @@ test('snapshot: an outcome finishes the table', () => {
   assert.equal(myTurn(s), false);
 });
 
+test('update: one without `awaiting` keeps whose decision it is and the timer\'s base', () => {
+  const before = reduce(run([welcome]), { type: 'server', msg: snapshot(1, { board: [] }), at: 100 }, env);
+  const { awaiting: _, ...quiet } = update(2, [], []);
+  const s = reduce(before, { type: 'server', msg: /** @type {ServerMsg} */ (quiet), at: 900 }, env);
+  assert.equal(s.game?.version, 2);
+  assert.deepEqual(s.game?.awaiting, { seats: [0] });
+  assert.equal(s.game?.awaitingAt, 100);
+  const next = reduce(s, { type: 'server', msg: update(3, [], []), at: 1500 }, env);
+  assert.deepEqual(next.game?.awaiting, { seats: [1] });
+  assert.equal(next.game?.awaitingAt, 1500);
+});
+
 test('update: the next version patches the view and logs its events; the old view is left as it was', () => {
   const before = run([welcome, snapshot(1, { board: [null, null], turn: 0 })]);
   const view = before.game?.view;

@@ -82,7 +82,7 @@ export function renderStatus(b) {
   const ph = v.phase;
   const me = mine(b);
   const hoods = 'neighborhoods' in ph ? joinNames(ph.neighborhoods.map(String)) : '';
-  const seat = 'seat' in ph ? ph.seat : (v.turn ?? 0);
+  const seat = 'seat' in ph ? ph.seat : 0;
   /** @type {string} */
   let text;
   if (ph.type === 'game_over') text = t(`ph.game_over.${ph.reason}`);
@@ -210,7 +210,7 @@ export function renderOthers(b) {
       .map((hd) =>
         h(
           'div',
-          { class: { 'other-hand': true, turn: v.turn === hd.seat }, 'data-hand-seat': hd.seat, style: { '--seat': seatColor(b, hd.seat) } },
+          { class: { 'other-hand': true, turn: 'seat' in v.phase && v.phase.seat === hd.seat }, 'data-hand-seat': hd.seat, style: { '--seat': seatColor(b, hd.seat) } },
           h('div', { class: 'other-name' }, h('span', { class: 'swatch' }), h('strong', null, seatName(b, hd.seat)), h('span', { class: 'muted small' }, ` · ${t('ui.cards', { n: hd.count })}`)),
           h('div', { class: 'backs-row' }, hd.backs.flatMap((count, i) => Array.from({ length: count }, () => cardBack(i + 1, true)))),
         ),
