@@ -5,7 +5,8 @@ import { h } from '../../dom.js';
 import { t } from '../../i18n.js';
 import { PIECE_GROUPS, cellsText, pieceBadge, streetcarBadge, miniTile } from './art.js';
 import { buildPoints } from './legal.js';
-import { view, legal, mine, seatColor, autoMode, candidatesAt, tileChoices } from './ui.js';
+import { view, legal, mine, seatColor } from './ui.js';
+import { autoMode, candidatesAt, tileChoices } from './choices.js';
 
 /** @typedef {import('./ui.js').B} B */
 
@@ -39,31 +40,19 @@ export function renderActions(b) {
     const passEnds = v.passes_in_a_row + 1 >= seats;
     parts.push(
       h('div', { class: 'action-row' },
-        h('button', { class: { on: ui.mode === 'build' }, id: 'act-build', disabled: !canBuild, title: canBuild ? null : why.build, onclick: () => b.setMode(ui.mode === 'build' ? null : 'build') }, pieceBadge('residence_single', seatColor(b, b.state?.mySeat ?? 0)), t('act.build')),
-        h('button', { class: { on: ui.mode === 'streetcar' }, id: 'act-streetcar', disabled: lg.streetcars.length === 0, title: lg.streetcars.length === 0 ? why.streetcar : null, onclick: () => b.setMode(ui.mode === 'streetcar' ? null : 'streetcar') }, streetcarBadge(), t('act.streetcar')),
-        h('button', { class: { on: ui.mode === 'tile' }, id: 'act-tile', disabled: lg.tiles.length === 0, title: lg.tiles.length === 0 ? why.tile : null, onclick: () => b.setMode(ui.mode === 'tile' ? null : 'tile') }, miniTile(3, 0), t('act.tile')),
-        h('button', { id: 'act-exchange', disabled: !lg.exchange, onclick: () => b.setMode('exchange') }, '⇄ ', t('act.exchange')),
-        v.options.trade_cards ? h('button', { id: 'act-trade', disabled: !lg.tradeOffer, onclick: () => b.setMode('trade_offer') }, '⇆ ', t('act.trade')) : null,
+        h('button', { class: { on: ui.mode === 'build' }, id: 'act-build', disabled: !canBuild, title: canBuild ? null : why.build, onclick: () => b.dispatch({ type: 'set_mode', mode: b.ui.mode === 'build' ? null : 'build' }) }, pieceBadge('residence_single', seatColor(b, b.state?.mySeat ?? 0)), t('act.build')),
+        h('button', { class: { on: ui.mode === 'streetcar' }, id: 'act-streetcar', disabled: lg.streetcars.length === 0, title: lg.streetcars.length === 0 ? why.streetcar : null, onclick: () => b.dispatch({ type: 'set_mode', mode: b.ui.mode === 'streetcar' ? null : 'streetcar' }) }, streetcarBadge(), t('act.streetcar')),
+        h('button', { class: { on: ui.mode === 'tile' }, id: 'act-tile', disabled: lg.tiles.length === 0, title: lg.tiles.length === 0 ? why.tile : null, onclick: () => b.dispatch({ type: 'set_mode', mode: b.ui.mode === 'tile' ? null : 'tile' }) }, miniTile(3, 0), t('act.tile')),
+        h('button', { id: 'act-exchange', disabled: !lg.exchange, onclick: () => b.dispatch({ type: 'set_mode', mode: 'exchange' }) }, '⇄ ', t('act.exchange')),
+        v.options.trade_cards ? h('button', { id: 'act-trade', disabled: !lg.tradeOffer, onclick: () => b.dispatch({ type: 'set_mode', mode: 'trade_offer' }) }, '⇆ ', t('act.trade')) : null,
         h(
           'button',
           {
             id: 'act-pass',
             class: { danger: ui.passArmed },
             disabled: !lg.pass,
-            onclick: () => {
-              clearTimeout(ui.passTimer);
-              if (ui.passArmed) {
-                ui.passArmed = false;
-                b.send({ type: 'pass' });
-              } else {
-                ui.passArmed = true;
-                b.renderActions();
-                ui.passTimer = setTimeout(() => {
-                  ui.passArmed = false;
-                  b.renderActions();
-                }, 4000);
-              }
-            },
+            // A first click arms the button for a moment; a second one passes.
+            onclick: () => b.dispatch({ type: 'press_pass' }),
           },
           ui.passArmed ? t(passEnds ? 'act.pass_confirm_end' : 'act.pass_confirm') : t('act.pass'),
         ),
@@ -105,11 +94,7 @@ export function renderActions(b) {
             {
               class: { chip: true, on: p === piece },
               'data-choose-piece': p,
-              onclick: () => {
-                ui.piece = p;
-                b.resetSelection();
-                b.renderAll();
-              },
+              onclick: () => b.dispatch({ type: 'pick_piece', piece: p }),
             },
             pieceBadge(p, seatColor(b, b.state?.mySeat ?? 0)),
             t(`piece.${p}`),
@@ -120,23 +105,23 @@ export function renderActions(b) {
   } else if (ui.mode === 'tile') {
     hint = t('act.pick_tile_spot', { n: ui.tileN });
     buttons.push(tileChooser(b));
-    buttons.push(h('button', { id: 'act-rotate', onclick: () => b.rotate() }, '⟳ ', t('act.rotate')));
+    buttons.push(h('button', { id: 'act-rotate', onclick: () => b.dispatch({ type: 'rotate' }) }, '⟳ ', t('act.rotate')));
   } else if (ui.mode === 'streetcar') {
     hint = t('act.pick_segment');
   } else if (ui.mode === 'exchange' || ui.mode === 'trade_exchange') {
     hint = t('act.pick_cards');
     buttons.push(
-      h('button', { class: 'primary', id: 'act-confirm-exchange', disabled: ui.cardSel.length === 0 || (ui.mode === 'trade_exchange' && ui.cardSel.length > 2), onclick: () => { b.send({ type: 'exchange', cards: [...ui.cardSel] }); ui.cardSel = []; ui.mode = null; } }, t('act.confirm_exchange', { n: ui.cardSel.length })),
+      h('button', { class: 'primary', id: 'act-confirm-exchange', disabled: ui.cardSel.length === 0 || (ui.mode === 'trade_exchange' && ui.cardSel.length > 2), onclick: () => b.dispatch({ type: 'send_exchange' }) }, t('act.confirm_exchange', { n: ui.cardSel.length })),
     );
   } else if (ui.mode === 'trade_offer') {
     hint = t('act.pick_cards');
     buttons.push(
       h('span', { class: 'wanted' }, t('act.wanted'), ' ',
         [1, 2, 3, 4, 5, 6, 7, 8].map((n) =>
-          h('button', { class: { chip: true, on: ui.wanted.includes(n) }, 'data-wanted': n, onclick: () => { ui.wanted = ui.wanted.includes(n) ? ui.wanted.filter((x) => x !== n) : [...ui.wanted, n].slice(-2); b.renderActions(); } }, String(n)),
+          h('button', { class: { chip: true, on: ui.wanted.includes(n) }, 'data-wanted': n, onclick: () => b.dispatch({ type: 'toggle_wanted', n }) }, String(n)),
         ),
       ),
-      h('button', { class: 'primary', id: 'act-confirm-offer', disabled: ui.cardSel.length === 0 || ui.cardSel.length > 2, onclick: () => { b.send({ type: 'trade_offer', cards: [...ui.cardSel], wanted: [...ui.wanted].sort((x, y) => x - y) }); ui.cardSel = []; ui.wanted = []; ui.mode = null; } }, t('act.confirm_offer', { n: ui.cardSel.length })),
+      h('button', { class: 'primary', id: 'act-confirm-offer', disabled: ui.cardSel.length === 0 || ui.cardSel.length > 2, onclick: () => b.dispatch({ type: 'send_offer' }) }, t('act.confirm_offer', { n: ui.cardSel.length })),
     );
   }
   if (ui.selected) {
@@ -146,16 +131,16 @@ export function renderActions(b) {
       const points = buildPoints(lg, ui.selected.piece, ui.selected.cells);
       label = t('act.confirm_build', { piece: t(`piece.${ui.selected.piece}`), cells: cellsText(ui.selected.cells) });
       if (points !== undefined) label += ` · ${t('act.points', { n: points })}`;
-      if (ui.anchorProp !== null && candidatesAt(b, ui.anchorProp).length > 1) buttons.push(h('button', { id: 'act-rotate', onclick: () => b.rotate() }, '⟳ ', t('act.rotate')));
+      if (ui.anchorProp !== null && candidatesAt(ui, b.c, ui.anchorProp).length > 1) buttons.push(h('button', { id: 'act-rotate', onclick: () => b.dispatch({ type: 'rotate' }) }, '⟳ ', t('act.rotate')));
     } else if (ui.selected.type === 'place_neighborhood') label = t('act.confirm_tile', { n: ui.selected.neighborhood });
     else if (ui.selected.type === 'streetcar') label = t('act.confirm_streetcar');
-    buttons.push(h('button', { class: 'primary', id: 'act-confirm', onclick: () => b.confirm() }, '✔ ', label));
+    buttons.push(h('button', { class: 'primary', id: 'act-confirm', onclick: () => b.dispatch({ type: 'confirm' }) }, '✔ ', label));
   }
   if (lg.done && (ph.type === 'second_streetcar' || ph.type === 'trade_exchange')) {
     buttons.push(h('button', { id: 'act-done', onclick: () => b.send({ type: 'done' }) }, t('act.done')));
   }
-  if (ui.mode && ui.mode !== autoMode(b)) buttons.push(h('button', { id: 'act-cancel', onclick: () => b.cancel() }, t('act.cancel')));
-  else if (ui.selected) buttons.push(h('button', { id: 'act-cancel', onclick: () => { b.resetSelection(); b.renderAll(); } }, t('act.cancel')));
+  if (ui.mode && ui.mode !== autoMode(b.c)) buttons.push(h('button', { id: 'act-cancel', onclick: () => b.dispatch({ type: 'cancel' }) }, t('act.cancel')));
+  else if (ui.selected) buttons.push(h('button', { id: 'act-cancel', onclick: () => b.dispatch({ type: 'unselect' }) }, t('act.cancel')));
   if (hint || buttons.length) parts.push(h('div', { class: 'confirm-row' }, hint ? h('span', { class: 'hint-text' }, hint) : null, buttons));
   if (ph.type === 'drawing') parts.push(h('div', { class: 'confirm-row' }, h('span', { class: 'hint-text' }, t('ph.drawing_me', { n: ph.remaining }))));
   const shown = parts.filter((p) => p !== null);
@@ -169,17 +154,13 @@ function tileChooser(b) {
   return h(
     'span',
     { class: 'tile-chooser' },
-    tileChoices(b).map((n) =>
+    tileChoices(b.c).map((n) =>
       h(
         'button',
         {
           class: { chip: true, on: n === ui.tileN },
           'data-tile-choice': n,
-          onclick: () => {
-            ui.tileN = n;
-            b.resetSelection();
-            b.renderAll();
-          },
+          onclick: () => b.dispatch({ type: 'pick_tile', n }),
         },
         miniTile(n, ui.rotation),
         String(n),

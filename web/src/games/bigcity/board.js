@@ -1,11 +1,14 @@
 // The Big City table: the city in SVG (tiles, properties, buildings, streetcars),
 // direct placing with highlights from the server's legal moves and a preview of
 // the footprint and its score, the hand, the stacks, the supply and opponents' backs.
-// This module holds the board together: its state (ui.js), its actions, and
-// its parts (city.js, actions.js, trade.js, panels.js) drawn from them.
+// This module holds the board together: the player's choices (choices.js: one
+// value, changed only by `reduceUI`), the actions the parts dispatch, what they
+// ask done (moves sent, warnings, the pass timer), and the parts (city.js,
+// actions.js, trade.js, panels.js) redrawn from them.
 
 import { h } from '../../dom.js';
-import { initialUI, mine, clearChoices, tileChoices, tileCenter, nearestPlacement, candidatesAt, arrived } from './ui.js';
+import { t } from '../../i18n.js';
+import { initialUI, choiceCtx, reduceUI, differs } from './choices.js';
 import { renderCity, drawPreview } from './city.js';
 import { renderActions } from './actions.js';
 import { renderTrade } from './trade.js';
@@ -15,7 +18,8 @@ import { renderStatus, renderFinal, renderHelp, renderHand, renderStacks, render
  * @typedef {import('./types').Move} Move
  * @typedef {import('./types').Piece} Piece
  * @typedef {import('./ui.js').B} B
- * @typedef {import('./ui.js').Mode} Mode
+ * @typedef {import('./choices.js').UIAction} UIAction
+ * @typedef {import('./choices.js').ChoiceCtx} ChoiceCtx
  * @typedef {import('../index.js').BoardState} BoardState
  * @typedef {import('../index.js').BoardCtx} BoardCtx
  * @typedef {import('../index.js').Board} Board
@@ -48,7 +52,21 @@ export function createBigCityBoard(ctx) {
 
   /** @type {BoardState | null} */
   let current = null;
-  const ui = initialUI();
+  let ui = initialUI();
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
+  let passTimer;
+  // What the choices depend on, worked out once for each state.
+  /** @type {BoardState | null} */
+  let ctxOf = null;
+  /** @type {ChoiceCtx | null} */
+  let choices = null;
+  const c = () => {
+    if (!choices || ctxOf !== current) {
+      choices = choiceCtx(/** @type {BoardState} */ (current));
+      ctxOf = current;
+    }
+    return choices;
+  };
 
   /** @type {B} */
   const b = {
@@ -56,10 +74,16 @@ export function createBigCityBoard(ctx) {
     get state() {
       return /** @type {BoardState} */ (current);
     },
-    ui,
+    get c() {
+      return c();
+    },
+    get ui() {
+      return ui;
+    },
     els,
     svg: null,
     previewLayer: null,
+    dispatch,
     send: (mv) => ctx.send(mv),
     renderAll,
     renderActions: () => renderActions(b),
@@ -67,11 +91,6 @@ export function createBigCityBoard(ctx) {
     renderHand: () => renderHand(b),
     renderCity: () => renderCity(b),
     drawPreview: (mv, miss) => drawPreview(b, mv, miss),
-    setMode,
-    cancel,
-    rotate,
-    confirm,
-    resetSelection,
   };
 
   const onKey = (/** @type {KeyboardEvent} */ e) => {
@@ -79,71 +98,85 @@ export function createBigCityBoard(ctx) {
     const target = /** @type {HTMLElement} */ (e.target);
     if (target && (target.tagName === 'INPUT' || target.tagName === 'TEXTAREA' || target.tagName === 'SELECT')) return;
     if (e.key === 'r' || e.key === 'R') {
-      rotate();
+      dispatch({ type: 'rotate' });
       e.preventDefault();
     } else if (e.key === 'Escape') {
-      cancel();
+      dispatch({ type: 'cancel' });
     } else if (e.key === 'Enter' && ui.selected) {
-      confirm();
+      dispatch({ type: 'confirm' });
     }
   };
   document.addEventListener('keydown', onKey);
 
-  function resetSelection() {
-    ui.selected = null;
-    ui.anchorProp = null;
-    ui.cycle = 0;
-  }
-
-  function cancel() {
-    clearChoices(b);
-    resetSelection();
-    renderAll();
-  }
-
-  /** @param {Mode} next */
-  function setMode(next) {
-    ui.mode = next;
-    resetSelection();
-    ui.cardSel = [];
-    ui.passArmed = false;
-    if (next === 'tile') {
-      const hoods = tileChoices(b);
-      if (!hoods.includes(ui.tileN)) ui.tileN = hoods[0] ?? 0;
-    }
-    renderAll();
-  }
-
-  /** Turns the tile being placed, or shows the next footprint under the pointer. */
-  function rotate() {
-    if (ui.mode === 'tile') {
-      const sel = ui.selected;
-      const center = sel && sel.type === 'place_neighborhood' ? tileCenter(sel) : null;
-      ui.rotation = (ui.rotation + 90) % 360;
-      if (center) {
-        const next = nearestPlacement(b, center[0], center[1]);
-        ui.selected = next ? { type: 'place_neighborhood', ...next } : null;
+  /**
+   * The choices after `action`, with what they ask done (moves sent, warnings,
+   * the pass button's timer).
+   * @param {UIAction} action
+   */
+  function apply(action) {
+    const next = reduceUI(ui, action, c());
+    ui = next.effects.length ? { ...next, effects: [] } : next;
+    for (const effect of next.effects) {
+      if (effect.type === 'send') ctx.send(effect.mv);
+      else if (effect.type === 'warn') ctx.warn(t(effect.key, effect.args));
+      else {
+        clearTimeout(passTimer);
+        passTimer = effect.start ? setTimeout(() => dispatch({ type: 'disarm_pass' }), 4000) : undefined;
       }
-      renderAll();
-    } else if (ui.mode === 'build' && ui.anchorProp !== null) {
-      const cands = candidatesAt(b, ui.anchorProp);
-      if (cands.length > 1) {
-        ui.cycle = (ui.cycle + 1) % cands.length;
-        ui.selected = { type: 'build', piece: /** @type {Piece} */ (ui.piece), cells: cands[ui.cycle] };
+    }
+    return next;
+  }
+
+  /**
+   * An action of the player: the choices change, and what shows them is redrawn.
+   * @param {UIAction} action
+   */
+  function dispatch(action) {
+    if (!current) return;
+    const prev = ui;
+    const next = apply(action);
+    if (!differs(prev, next)) return;
+    switch (action.type) {
+      case 'hover':
+        // The pointer's property shows at the next redraw.
+        return;
+      case 'zoom':
+        renderCity(b);
+        return;
+      case 'toggle_card':
+        renderActions(b);
+        renderTrade(b);
+        renderHand(b);
+        return;
+      case 'toggle_wanted':
+      case 'disarm_pass':
+        renderActions(b);
+        return;
+      case 'press_pass':
+        if (next.passArmed) renderActions(b);
+        return;
+      case 'toggle_pick':
+        renderTrade(b);
+        return;
+      case 'click_prop':
+      case 'click_segment':
+      case 'click_tile_spot':
+        // A click on the selected tile turns it: all is redrawn.
+        if (next.rotation !== prev.rotation) renderAll();
+        else {
+          renderActions(b);
+          drawPreview(b, null);
+        }
+        return;
+      case 'send_exchange':
+      case 'send_offer':
+      case 'send_answer':
+      case 'send_accept':
+        // The server's answer redraws the board.
+        return;
+      default:
         renderAll();
-      }
     }
-  }
-
-  function confirm() {
-    if (!ui.selected) return;
-    ctx.send(ui.selected);
-    resetSelection();
-    if (ui.mode === 'build' || ui.mode === 'tile') {
-      ui.mode = null;
-      ui.piece = null;
-    }
-    renderAll();
   }
 
   function renderAll() {
@@ -165,12 +198,13 @@ export function createBigCityBoard(ctx) {
     render(next) {
       const prev = current;
       current = next;
-      arrived(b, prev, next);
-      if (mine(b) && !next.replay && (!next.legal || next.legal.version !== next.version)) ctx.askLegal();
+      apply({ type: 'arrived', prev: prev ? prev.version : null, now: performance.now() });
+      if (c().mine && !next.replay && (!next.legal || next.legal.version !== next.version)) ctx.askLegal();
       renderAll();
     },
     destroy() {
       document.removeEventListener('keydown', onKey);
+      clearTimeout(passTimer);
     },
   };
 }

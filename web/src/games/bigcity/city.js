@@ -4,10 +4,11 @@
 import { h, s } from '../../dom.js';
 import { t } from '../../i18n.js';
 import { HOOD_COLORS } from './icons.js';
-import { tileCells, tileSize, pieceKind, segKey } from './rules.js';
+import { tileCells, tileSize, segKey } from './rules.js';
 import { U, INSET, drawBuilding, drawStreetcar, ghostTile } from './draw.js';
 import { buildPoints } from './legal.js';
-import { view, legal, mine, myHand, seatColor, freshNow, candidatesAt, nearestPlacement } from './ui.js';
+import { view, legal, mine, myHand, seatColor, freshNow } from './ui.js';
+import { candidatesAt, nearestPlacement } from './choices.js';
 
 /**
  * @typedef {import('./types').Move} Move
@@ -152,7 +153,7 @@ export function renderCity(b) {
   root.append(tilesG, streetG, lotsG, spotsG, buildG, carsG, segG, b.previewLayer);
   root.addEventListener('pointermove', (e) => onPointerMove(b, e));
   root.addEventListener('pointerleave', () => {
-    ui.hoverProp = null;
+    b.dispatch({ type: 'hover', prop: null });
     drawPreview(b, null);
   });
   root.addEventListener('click', (e) => onClick(b, e));
@@ -160,21 +161,12 @@ export function renderCity(b) {
   const zoomBar = h(
     'div',
     { class: 'zoom', id: 'zoom' },
-    h('button', { class: 'small', 'aria-label': t('ui.zoom_out'), title: t('ui.zoom_out'), onclick: () => setZoom(b, ui.zoom / 1.25) }, '−'),
-    h('button', { class: 'small', 'aria-label': t('ui.zoom_in'), title: t('ui.zoom_in'), onclick: () => setZoom(b, ui.zoom * 1.25) }, '+'),
+    h('button', { class: 'small', 'aria-label': t('ui.zoom_out'), title: t('ui.zoom_out'), onclick: () => b.dispatch({ type: 'zoom', by: 1 / 1.25 }) }, '−'),
+    h('button', { class: 'small', 'aria-label': t('ui.zoom_in'), title: t('ui.zoom_in'), onclick: () => b.dispatch({ type: 'zoom', by: 1.25 }) }, '+'),
   );
   const scroller = h('div', { class: 'city-scroll' }, root);
   b.els.city.replaceChildren(zoomBar, scroller);
   drawPreview(b, null);
-}
-
-/**
- * @param {B} b
- * @param {number} z
- */
-function setZoom(b, z) {
-  b.ui.zoom = Math.max(1, Math.min(3, z));
-  renderCity(b);
 }
 
 /**
@@ -206,12 +198,12 @@ function onPointerMove(b, e) {
   const g = toGrid(b, e);
   if (!g) return;
   const prop = propAt(b, g.gx, g.gy);
-  if (prop !== ui.hoverProp) ui.hoverProp = prop;
+  if (prop !== ui.hoverProp) b.dispatch({ type: 'hover', prop });
   if (ui.mode === 'tile') {
-    const p = nearestPlacement(b, g.gx, g.gy);
+    const p = nearestPlacement(ui, b.c, g.gx, g.gy);
     drawPreview(b, p ? { type: 'place_neighborhood', ...p } : null, p ? null : g);
   } else if (ui.mode === 'build' && ui.piece && !ui.selected) {
-    const cands = prop !== null ? candidatesAt(b, prop) : [];
+    const cands = prop !== null ? candidatesAt(ui, b.c, prop) : [];
     drawPreview(b, cands.length ? { type: 'build', piece: ui.piece, cells: cands[0] } : null);
   } else if (!ui.selected) {
     drawPreview(b, null);
@@ -219,87 +211,26 @@ function onPointerMove(b, e) {
 }
 
 /**
+ * A click on the city: a property (building), a street (streetcar) or a spot
+ * (tile), as the mode asks.
  * @param {B} b
  * @param {MouseEvent} e
  */
 function onClick(b, e) {
   const ui = b.ui;
-  const piece = ui.piece;
   if (!b.state || b.state.replay || !mine(b)) return;
   const target = /** @type {Element} */ (e.target);
   const g = toGrid(b, e);
   if (!g) return;
   if (ui.mode === 'streetcar') {
-    const segEl = target.closest('[data-seg]');
-    const key = segEl?.getAttribute('data-seg');
-    const seg = legal(b).streetcars.find((sg) => segKey(sg) === key);
-    if (seg) {
-      ui.selected = { type: 'streetcar', segment: seg };
-      b.renderActions();
-      drawPreview(b, ui.selected);
-    }
-    return;
-  }
-  if (ui.mode === 'tile') {
-    if (ui.selected && ui.selected.type === 'place_neighborhood') {
-      const [w, hh] = tileSize(ui.selected.neighborhood, ui.selected.rotation);
-      const inside = g.gx >= ui.selected.x && g.gx < ui.selected.x + w && g.gy >= ui.selected.y && g.gy < ui.selected.y + hh;
-      if (inside) {
-        b.rotate();
-        return;
-      }
-    }
-    const p = nearestPlacement(b, g.gx, g.gy);
-    if (!p) {
-      b.ctx.warn(t('act.no_tile_spot'));
-      return;
-    }
-    ui.selected = { type: 'place_neighborhood', ...p };
-    b.renderActions();
-    drawPreview(b, ui.selected);
-    return;
-  }
-  if (ui.mode === 'build' && piece) {
+    const key = target.closest('[data-seg]')?.getAttribute('data-seg');
+    if (key) b.dispatch({ type: 'click_segment', key });
+  } else if (ui.mode === 'tile') {
+    b.dispatch({ type: 'click_tile_spot', gx: g.gx, gy: g.gy });
+  } else if (ui.mode === 'build' && ui.piece) {
     const prop = propAt(b, g.gx, g.gy);
-    if (prop === null) return;
-    const cands = candidatesAt(b, prop);
-    if (!cands.length) {
-      tryIllegalBuild(b, prop);
-      return;
-    }
-    if (ui.anchorProp === prop && ui.selected) {
-      ui.cycle = (ui.cycle + 1) % cands.length;
-    } else {
-      ui.anchorProp = prop;
-      ui.cycle = 0;
-    }
-    ui.selected = { type: 'build', piece, cells: cands[ui.cycle] };
-    b.renderActions();
-    drawPreview(b, ui.selected);
+    if (prop !== null) b.dispatch({ type: 'click_prop', prop });
   }
-}
-
-/**
- * A click on a property that is not highlighted: say why. For a one-property
- * building on a card the player holds, the server explains the rule.
- * @param {B} b
- * @param {number} prop
- */
-function tryIllegalBuild(b, prop) {
-  const piece = b.ui.piece;
-  if (!piece) return;
-  const kind = pieceKind(piece);
-  const onePiece = ['residence_single', 'business_single', 'city_hall', 'church', 'cinema', 'post_office', 'bank'].includes(piece);
-  const hand = myHand(b) ?? [];
-  if (kind === 'park' || kind === 'factory' || !onePiece) {
-    b.ctx.warn(t('act.no_spot'));
-    return;
-  }
-  if (!hand.includes(prop)) {
-    b.ctx.warn(t('act.not_held', { p: prop }));
-    return;
-  }
-  b.send({ type: 'build', piece, cells: [prop] });
 }
 
 /**

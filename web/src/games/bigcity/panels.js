@@ -135,13 +135,7 @@ export function renderHand(b) {
               'data-card': card,
               onpointerenter: () => highlightProp(b, card, true),
               onpointerleave: () => highlightProp(b, card, false),
-              onclick: () => {
-                if (!selectable) return;
-                ui.cardSel = on ? ui.cardSel.filter((c) => c !== card) : [...ui.cardSel, card];
-                b.renderActions();
-                b.renderTrade();
-                b.renderHand();
-              },
+              onclick: () => selectable && b.dispatch({ type: 'toggle_card', card }),
             },
             face,
             lg.discard.has(card) && ui.mode === null
@@ -271,12 +265,7 @@ export function renderSupply(b) {
                 // property then says why it cannot go there.
                 disabled: !canPick || n === 0,
                 title: `${t(`piece.${p}`)} ×${n}`,
-                onclick: () => {
-                  if (ui.mode !== 'build') b.setMode('build');
-                  ui.piece = p;
-                  b.resetSelection();
-                  b.renderAll();
-                },
+                onclick: () => b.dispatch({ type: 'pick_piece', piece: p }),
               },
               pieceBadge(p, color),
               h('span', { class: 'piece-left' }, `×${n}`),

@@ -33,14 +33,13 @@ export function renderTrade(b) {
   if (ui.mode === 'trade_answer' && mine(b)) {
     parts.push(
       h('div', { class: 'row' },
-        h('button', { class: 'primary', id: 'trade-answer', disabled: ui.cardSel.length === 0 || ui.cardSel.length > 2, onclick: () => { b.send({ type: 'trade_answer', cards: [...ui.cardSel] }); ui.cardSel = []; } }, t('act.answer', { n: ui.cardSel.length })),
-        h('button', { id: 'trade-decline', onclick: () => { b.send({ type: 'trade_answer', cards: [] }); ui.cardSel = []; } }, t('act.decline')),
+        h('button', { class: 'primary', id: 'trade-answer', disabled: ui.cardSel.length === 0 || ui.cardSel.length > 2, onclick: () => b.dispatch({ type: 'send_answer', decline: false }) }, t('act.answer', { n: ui.cardSel.length })),
+        h('button', { id: 'trade-decline', onclick: () => b.dispatch({ type: 'send_answer', decline: true }) }, t('act.decline')),
       ),
     );
   }
   if (tr.answers.length) {
     const offeredCards = tr.offered_cards ?? [];
-    const maxPicks = Math.min(2, offeredCards.length || tr.offered.length);
     parts.push(
       h('ul', { class: 'answers' },
         tr.answers.map((a) =>
@@ -52,10 +51,7 @@ export function renderTrade(b) {
               const on = ui.picks.some((p) => p.seat === a.seat && p.index === index);
               const back = cardBack(n, true);
               if (ui.mode === 'trade_accept' && mine(b)) {
-                return h('button', { class: { 'pick-card': true, on }, 'data-pick': `${a.seat}:${index}`, onclick: () => {
-                  ui.picks = on ? ui.picks.filter((p) => !(p.seat === a.seat && p.index === index)) : [...ui.picks, { seat: a.seat, index }].slice(-maxPicks);
-                  b.renderTrade();
-                } }, back);
+                return h('button', { class: { 'pick-card': true, on }, 'data-pick': `${a.seat}:${index}`, onclick: () => b.dispatch({ type: 'toggle_pick', seat: a.seat, index }) }, back);
               }
               return back;
             }),
@@ -74,11 +70,8 @@ export function renderTrade(b) {
       }
       parts.push(
         h('div', { class: 'row' },
-          h('button', { class: 'primary', id: 'trade-accept', disabled: ui.picks.length === 0, onclick: () => {
-            b.send({ type: 'trade_accept', picks: ui.picks.map((p, i) => ({ give: offeredCards[i] ?? 0, seat: p.seat, index: p.index })) });
-            ui.picks = [];
-          } }, t('act.accept')),
-          h('button', { id: 'trade-none', onclick: () => { b.send({ type: 'trade_accept', picks: [] }); ui.picks = []; } }, t('act.no_trade')),
+          h('button', { class: 'primary', id: 'trade-accept', disabled: ui.picks.length === 0, onclick: () => b.dispatch({ type: 'send_accept', none: false }) }, t('act.accept')),
+          h('button', { id: 'trade-none', onclick: () => b.dispatch({ type: 'send_accept', none: true }) }, t('act.no_trade')),
         ),
       );
     }
