@@ -31,9 +31,10 @@ export type BigCityEvent = { kind: BigCityEventKind, };
 
 export type BigCityEventKind = { "type": "turn_started", seat: number, } | { "type": "neighborhood_placed", seat: number, neighborhood: number, x: number, y: number, rotation: number, } | { "type": "built", seat: number, piece: BigCityPiece, cells: Array<number>, points: number, } | { "type": "streetcar_placed", seat: number, segment: BigCitySegment, } | { "type": "useless_discarded", seat: number, card: number, } | { "type": "exchanged", seat: number, stacks: Array<number>, } | { "type": "drew", seat: number, stack: number, } | { "type": "draws_skipped", seat: number, count: number, } | { "type": "passed", seat: number, } | { "type": "timed_out", seat: number, } | { "type": "trade_offered", seat: number, neighborhoods: Array<number>, wanted: Array<number>, } | { "type": "trade_answered", seat: number, } | { "type": "trade_answers_revealed", answers: Array<BigCityTradeAnswerView>, } | { "type": "traded", from: number, to: number, given: number, received: number, } | { "type": "trade_failed", seat: number, } | { "type": "game_over", reason: BigCityEndReason, scores: Array<number>, winners: Array<number>, };
 
-export type BigCityHandView = { seat: number, count: number, 
+export type BigCityHandView = { seat: number, 
 /**
- * Card backs: how many cards from each stack, index 0 = stack 1 .. index 7 = stack 8.
+ * Card backs: how many cards from each stack, index 0 = stack 1 .. index 7 = stack 8
+ * (their sum is the hand's size).
  */
 backs: Array<number>, 
 /**

@@ -170,7 +170,12 @@ fn check_invariants(g: &BigCity) {
     }
     // The spectator view agrees.
     let v = g.view(Viewer::Spectator);
-    let counted: usize = v.hands.iter().map(|h| usize::from(h.count)).sum::<usize>()
+    let counted: usize = v
+        .hands
+        .iter()
+        .flat_map(|h| &h.backs)
+        .map(|&n| usize::from(n))
+        .sum::<usize>()
         + v.stacks.iter().map(|&s| usize::from(s)).sum::<usize>()
         + v.discards.len();
     assert_eq!(counted, TOTAL_CARDS);

@@ -111,7 +111,6 @@ impl BigCity {
                 }
                 HandView {
                     seat: s,
-                    count: h.len() as u8,
                     backs,
                     cards: if me == Some(s) {
                         Some(h.to_vec())

@@ -210,8 +210,8 @@ pub struct SupplyView {
 #[ts(rename = "BigCityHandView")]
 pub struct HandView {
     pub seat: u8,
-    pub count: u8,
-    /// Card backs: how many cards from each stack, index 0 = stack 1 .. index 7 = stack 8.
+    /// Card backs: how many cards from each stack, index 0 = stack 1 .. index 7 = stack 8
+    /// (their sum is the hand's size).
     pub backs: Vec<u8>,
     /// Faces, only in the holder's own view.
     pub cards: Option<Vec<u8>>,

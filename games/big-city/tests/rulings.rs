@@ -600,7 +600,7 @@ fn ruling_c3_what_others_see() {
     let g = BigCity::new(&setup(3, Options::default())).unwrap();
     let v = g.view(Viewer::Seat(1));
     for h in &v.hands {
-        assert_eq!(h.count, 5);
+        assert_eq!(h.backs.iter().sum::<u8>(), 5);
         assert_eq!(h.backs, vec![1, 1, 1, 1, 1, 0, 0, 0]);
         if h.seat == 1 {
             assert_eq!(h.cards, Some(hand(&g, 1)));

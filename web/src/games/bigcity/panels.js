@@ -205,7 +205,7 @@ export function renderOthers(b) {
         h(
           'div',
           { class: { 'other-hand': true, turn: 'seat' in v.phase && v.phase.seat === hd.seat }, 'data-hand-seat': hd.seat, style: { '--seat': seatColor(b, hd.seat) } },
-          h('div', { class: 'other-name' }, h('span', { class: 'swatch' }), h('strong', null, seatName(b, hd.seat)), h('span', { class: 'muted small' }, ` · ${t('ui.cards', { n: hd.count })}`)),
+          h('div', { class: 'other-name' }, h('span', { class: 'swatch' }), h('strong', null, seatName(b, hd.seat)), h('span', { class: 'muted small' }, ` · ${t('ui.cards', { n: hd.backs.reduce((sum, n) => sum + n, 0) })}`)),
           h('div', { class: 'backs-row' }, hd.backs.flatMap((count, i) => Array.from({ length: count }, () => cardBack(i + 1, true)))),
         ),
       ),
