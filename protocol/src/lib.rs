@@ -222,8 +222,7 @@ impl Default for RawJson {
 impl PartialEq for RawJson {
     fn eq(&self, other: &RawJson) -> bool {
         self.get() == other.get()
-            || serde_json::from_str::<Value>(self.get()).ok()
-                == serde_json::from_str::<Value>(other.get()).ok()
+            || matches!((self.to_value(), other.to_value()), (Ok(a), Ok(b)) if a == b)
     }
 }
 

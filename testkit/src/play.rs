@@ -478,7 +478,7 @@ pub async fn verify_table(store: &store::Store, rec: &TableRec) -> u64 {
         if let Some(fields) = played.as_object_mut() {
             fields.remove("points");
         }
-        let logged: Value = serde_json::from_str(entry.get()).expect("a logged entry");
+        let logged = entry.to_value().expect("a logged entry");
         assert_eq!(
             logged,
             json!({"move": {"seat": seat, "mv": played}}),

@@ -182,11 +182,11 @@ impl Room {
         }
     }
 
-    /// One update per viewer: the public events, a JSON Patch from the viewer's
-    /// previous view, whose decision is awaited. The public view's patch is found and
-    /// written once for everyone (`fanout.rs`); every spectator gets the same bytes.
-    /// Sends every connection the update of the entry just committed;
-    /// `awaiting_changed` says whether whose decision it is, or its period, changed.
+    /// One update per viewer of the entry just committed: the public events, a JSON
+    /// Patch from the viewer's previous view and, when it or its period changed
+    /// (`awaiting_changed`), whose decision is awaited. The public view's patch is
+    /// found and written once for everyone (`fanout.rs`); every spectator gets the
+    /// same bytes.
     pub(super) fn fan_out(
         &mut self,
         events: &[Value],
