@@ -41,9 +41,10 @@ fuzz_target!(|data: &[u8]| {
     let Ok(lines) = std::str::from_utf8(&data[10..]) else {
         return;
     };
-    match data[8] % 3 {
-        0 => run::<big_city::BigCity>(seed, 2 + data[8] / 3 % 4, prefix, lines),
-        1 => run::<my_city::MyCity>(seed, 1 + data[8] / 3 % 4, prefix, lines),
+    match data[8] % 4 {
+        0 => run::<big_city::BigCity>(seed, 2 + data[8] / 4 % 4, prefix, lines),
+        1 => run::<my_city::MyCity>(seed, 1 + data[8] / 4 % 4, prefix, lines),
+        2 => run::<big_cityz::BigCityz>(seed, 2 + data[8] / 4 % 5, prefix, lines),
         _ => run::<tic_tac_toe::TicTacToe>(seed, 2, prefix.min(8), lines),
     }
 });

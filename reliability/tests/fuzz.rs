@@ -455,6 +455,11 @@ proptest! {
     }
 
     #[test]
+    fn moves_big_cityz(seed in any::<u64>(), seats in 2u8..=6, prefix in 0usize..300, a in attempts()) {
+        fuzz_game::<big_cityz::BigCityz>(seed, seats, prefix, &a)?;
+    }
+
+    #[test]
     fn moves_my_city(seed in any::<u64>(), seats in 1u8..=4, prefix in 0usize..200, a in attempts()) {
         let seats = seats.clamp(*my_city::MyCity::SEATS.start(), *my_city::MyCity::SEATS.end());
         fuzz_game::<my_city::MyCity>(seed, seats, prefix, &a)?;

@@ -257,6 +257,7 @@ mod tests {
         vec![
             (Adapter::<big_city::BigCity>::kind(), 4),
             (Adapter::<big_city::BigCity>::kind(), 5),
+            (Adapter::<big_cityz::BigCityz>::kind(), 4),
             (Adapter::<my_city::MyCity>::kind(), 3),
             (Adapter::<tic_tac_toe::TicTacToe>::kind(), 2),
         ]

@@ -362,6 +362,7 @@ impl Registry {
         Registry {
             kinds: vec![
                 Adapter::<big_city::BigCity>::kind(),
+                Adapter::<big_cityz::BigCityz>::kind(),
                 Adapter::<my_city::MyCity>::kind(),
                 Adapter::<tic_tac_toe::TicTacToe>::kind(),
             ],

@@ -558,6 +558,7 @@ mod tests {
         use engine::{BotLevel, GameRng, Viewer};
         let kinds: Vec<(std::sync::Arc<dyn GameKind>, u8)> = vec![
             (Adapter::<big_city::BigCity>::kind(), 4),
+            (Adapter::<big_cityz::BigCityz>::kind(), 4),
             (Adapter::<my_city::MyCity>::kind(), 3),
             (Adapter::<tic_tac_toe::TicTacToe>::kind(), 2),
         ];

@@ -182,6 +182,150 @@ turn_number: number,
  */
 winners: Array<number>, };
 
+export type BigCityzAirport = { iata: string, name: string, };
+
+export type BigCityzBoardView = { statement: BigCityzStatement, 
+/**
+ * The cards on green 4, green 2, red 4, red 2 (the order of [`Slot::ALL`]).
+ */
+squares: Array<BigCityzCityCard | null>, };
+
+export type BigCityzCityCard = { 
+/**
+ * The card's number in this game's city list (stable for the whole game).
+ */
+card: number, 
+/**
+ * The city's stable identifier (`data/cities.json`).
+ */
+id: string, name_en: string, name_fr: string, 
+/**
+ * ISO 3166-1 alpha-2.
+ */
+country: string, };
+
+export type BigCityzColor = "green" | "red";
+
+export type BigCityzContinent = "africa" | "asia" | "europe" | "north_america" | "south_america" | "oceania";
+
+export type BigCityzEndReason = "score_reached" | "out_of_cards";
+
+export type BigCityzEvent = { kind: BigCityzEventKind, };
+
+export type BigCityzEventKind = { "type": "turn_started", seat: number, city: BigCityzCityCard, } | { "type": "deck_refilled", from: BigCityzRefill, count: number, } | { "type": "board_replaced", seat: number, board: number, removed: BigCityzStatement, statement: BigCityzStatement, cards: Array<BigCityzCityCard>, } | { "type": "statements_reshuffled", count: number, } | { "type": "placed", seat: number, square: BigCityzSquare, } | { "type": "declared_no_free_square", seat: number, } | { "type": "objected", seat: number, } | { "type": "declined", seat: number, } | { "type": "objections_timed_out", seats: Array<number>, } | { "type": "judged", judgment: BigCityzJudgment, } | { "type": "turn_timed_out", seat: number, city: BigCityzCityCard, } | { "type": "final_round", seat: number, } | { "type": "game_over", reason: BigCityzEndReason, scores: Array<number>, winners: Array<number>, };
+
+export type BigCityzEvidence = { "statement": "founded_before1700", year: number, source: string, } | { "statement": "south_of_equator", latitude: number, source: string, } | { "statement": "above708m", metres: number, source: string, } | { "statement": "mean11_c_or_more", celsius: number, station: string, source: string, } | { "statement": "five_hours_from_berlin", utc_offset_minutes: number, time_zone: string, } | { "statement": "international_airport", airport: BigCityzAirport | null, source: string, } | { "statement": "million_inhabitants", population: number, year: number, source: string, } | { "statement": "larger_than310_km2", km2: number, source: string, } | { "statement": "drives_on_the_left", value: boolean, source: string, } | { "statement": "europe_or_asia", continent: BigCityzContinent, } | { "statement": "on_the_sea_coast", value: boolean, source: string, } | { "statement": "capital", value: boolean, source: string, };
+
+export type BigCityzFact = { holds: boolean, evidence: BigCityzEvidence, };
+
+export type BigCityzJudgment = { 
+/**
+ * The placer.
+ */
+seat: number, city: BigCityzCityCard, 
+/**
+ * Where the card was laid; `None` for "no free square" (B6).
+ */
+square: BigCityzSquare | null, right: boolean, 
+/**
+ * The seats that objected, in the order they did.
+ */
+objectors: Array<number>, 
+/**
+ * The statements that decided it: the board's, both neighbours' for a risk
+ * field, and for "no free square" every statement next to a free square.
+ */
+facts: Array<BigCityzFact>, 
+/**
+ * For "no free square": the free squares that would have been right (empty
+ * when the declaration was right).
+ */
+right_squares: Array<BigCityzSquare>, 
+/**
+ * The placer's change first, then each objector's.
+ */
+changes: Array<BigCityzScoreChange>, };
+
+export type BigCityzMove = { "type": "replace", board: number, } | { "type": "place", square: BigCityzSquare, } | { "type": "no_free_square", } | { "type": "object", } | { "type": "decline", };
+
+export type BigCityzOptions = { 
+/**
+ * B3: how long the other players have to object after a placement, in
+ * milliseconds (1,000 to 120,000).
+ */
+objection_ms: number, };
+
+export type BigCityzPhase = { "type": "placing", seat: number, replaced: number | null, } | { "type": "objections", seat: number, square: BigCityzSquare | null, objectors: Array<number>, waiting: Array<number>, window_ms: number, } | { "type": "game_over", reason: BigCityzEndReason, };
+
+export type BigCityzRefill = "box" | "left_game";
+
+export type BigCityzRiskView = { pair: number, green: BigCityzCityCard | null, red: BigCityzCityCard | null, };
+
+export type BigCityzRule = { "code": "wrong_phase" } | { "code": "no_such_board", "args": { board: number, } } | { "code": "square_taken", "args": { square: BigCityzSquare, } } | { "code": "board_not_replaceable", "args": { board: number, } } | { "code": "already_replaced" } | { "code": "must_place_on_new_board", "args": { board: number, } } | { "code": "board_replaceable", "args": { board: number, } } | { "code": "no_vetoes_left" } | { "code": "cannot_object_own_card" } | { "code": "already_decided" };
+
+export type BigCityzScoreChange = { seat: number, points: number, score: number, };
+
+export type BigCityzSlot = "green4" | "green2" | "red4" | "red2";
+
+export type BigCityzSquare = { "type": "board", board: number, slot: BigCityzSlot, } | { "type": "risk", pair: number, color: BigCityzColor, };
+
+export type BigCityzStatement = "founded_before1700" | "south_of_equator" | "above708m" | "mean11_c_or_more" | "five_hours_from_berlin" | "international_airport" | "million_inhabitants" | "larger_than310_km2" | "drives_on_the_left" | "europe_or_asia" | "on_the_sea_coast" | "capital";
+
+export type BigCityzView = { 
+/**
+ * The viewing seat, `None` for spectators.
+ */
+viewer: number | null, seats: number, options: BigCityzOptions, first_seat: number, phase: BigCityzPhase, 
+/**
+ * The card drawn this turn while it is not on a square (before placing, and
+ * during the objections to "no free square").
+ */
+current: BigCityzCityCard | null, 
+/**
+ * The four boards, positions 0-3.
+ */
+boards: Array<BigCityzBoardView>, 
+/**
+ * The four risk pairs, pair `p` between boards `p` and `p + 1`.
+ */
+risks: Array<BigCityzRiskView>, scores: Array<number>, vetoes_left: Array<number>, 
+/**
+ * Turns begun by each seat.
+ */
+turns: Array<number>, 
+/**
+ * City cards in the draw pile (its order is secret).
+ */
+deck_count: number, 
+/**
+ * Cities still in the box, shuffled in when the draw pile runs out (B7).
+ */
+box_count: number, 
+/**
+ * Cards that left the game (B5, B6, timeouts), oldest first.
+ */
+left_game: Array<BigCityzCityCard>, 
+/**
+ * Statement boards in the draw pile (face down).
+ */
+statement_pile: number, 
+/**
+ * Replaced statement boards, face up, oldest first.
+ */
+statement_discards: Array<BigCityzStatement>, 
+/**
+ * The latest judgment, facts included.
+ */
+last_judgment: BigCityzJudgment | null, 
+/**
+ * B8: someone has reached 36; the round is being finished.
+ */
+final_round: boolean, 
+/**
+ * Winners, once over.
+ */
+winners: Array<number>, };
+
 export type BotLevel = "random" | "greedy";
 
 export type ChatLine = { name: string, seat?: number, text: string, 
