@@ -589,3 +589,79 @@ async fn a_turn_of_several_moves_resumes_from_its_start() {
         "20 s of the turn's 60 are left, not {timer} ms"
     );
 }
+
+/// A Big Cityz objection window open when the server stopped: after the restart
+/// it runs from the placement, with the rules' window (not the room's turn
+/// timer), and closes by itself, declining for whoever did not answer (B3).
+/// (A window shorter than the recovery floor would start again in full.)
+#[tokio::test(start_paused = true)]
+async fn an_objection_window_resumes_with_the_time_left_after_a_restart() {
+    use big_cityz::{BigCityz, Move, Options};
+    use engine::{Entry, Game, Setup};
+    let options = Options {
+        objection_ms: 30_000,
+    };
+    let setup = Setup {
+        seats: 2,
+        seed: 5,
+        options: options.clone(),
+        first_seat: Some(0),
+    };
+    let mut game = BigCityz::new(&setup).unwrap();
+    let place = game
+        .legal_moves(0)
+        .into_iter()
+        .find(|m| matches!(m, Move::Place { .. }))
+        .expect("the first player may place");
+    game.apply(0, &place).unwrap();
+    let window = game.awaiting();
+    assert_eq!(window.seats, vec![1], "Bo may object");
+    assert_eq!(window.window_ms, Some(30_000));
+    let now = server::now_ms();
+    let placed: Entry<Move> = Entry::Move { seat: 0, mv: place };
+    let db = Arc::new(MemDb::default());
+    let (invite, token) = stored_game(
+        &db,
+        "big-cityz",
+        TableSettings {
+            seats: 2,
+            options: serde_json::to_value(&options).unwrap(),
+            turn_seconds: Some(120),
+            spectators_allowed: true,
+            public: false,
+        },
+        json!({"seats": 2, "seed": 5, "options": options, "first_seat": 0, "names": ["Bot", "Bo"]}),
+        now - 60_000,
+        &[(serde_json::to_value(&placed).unwrap(), now - 4_000)],
+    )
+    .await;
+    let (mut bo, snap) = restarted(&db, &invite, token).await;
+    assert_eq!(snap["game"]["awaiting"]["seats"], json!([1]));
+    assert_eq!(snap["game"]["view"]["phase"]["type"], "objections");
+    let timer = snap["game"]["awaiting"]["timer_ms"].as_u64().unwrap();
+    assert!(
+        (25_000..=26_000).contains(&timer),
+        "26 s of the 30 s window are left, not {timer} ms"
+    );
+    let started = Instant::now();
+    let update = loop {
+        let u = bo.recv_type("update").await;
+        if u["events"]
+            .as_array()
+            .is_some_and(|e| e.iter().any(|e| e["kind"]["type"] == "judged"))
+        {
+            break u;
+        }
+    };
+    assert!(
+        update["events"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(
+                |e| e["kind"]["type"] == "objections_timed_out" && e["kind"]["seats"] == json!([1])
+            ),
+        "Bo's silence declined: {update}"
+    );
+    assert!(started.elapsed() <= Duration::from_millis(26_000));
+}
