@@ -316,13 +316,7 @@ async fn play(addr: std::net::SocketAddr, rng: &mut Rng) -> Played {
     let url = format!("ws://{addr}/ws/{invite}");
     let mut host = Client::join(&url, "Ana", Some(&host_token)).await;
     let mut guest = Client::join(&url, "Bo", None).await;
-    guest.send(&json!({"type": "take_seat", "seat": 1})).await;
-    let guest_token = loop {
-        let w = guest.recv_type("welcome").await;
-        if w["you"]["seat"] == 1 {
-            break w["you"]["token"].as_str().unwrap().to_owned();
-        }
-    };
+    let guest_token = guest.take_seat(1).await;
     guest.close().await;
     for (seat, level) in [(2, "random"), (3, "greedy")] {
         host.send(&json!({"type": "add_bot", "seat": seat, "level": level}))

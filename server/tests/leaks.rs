@@ -657,13 +657,7 @@ async fn server_game(
     let url = format!("ws://{addr}/ws/{invite}");
     let mut host = Client::join(&url, "Ana", Some(&host_token)).await;
     let mut guest = Client::join(&url, "Bo", None).await;
-    guest.send(&json!({"type": "take_seat", "seat": 1})).await;
-    let guest_token = loop {
-        let w = guest.recv_type("welcome").await;
-        if w["you"]["seat"] == 1 {
-            break w["you"]["token"].as_str().unwrap().to_owned();
-        }
-    };
+    let guest_token = guest.take_seat(1).await;
     guest.close().await;
     for s in 2..seats {
         let level = if rng.below(2) == 0 {

@@ -253,6 +253,17 @@ impl Client {
         self.recv_type("welcome").await["table"].clone()
     }
 
+    /// Takes `seat` and returns this player's seat token, once the welcome shows him there.
+    pub async fn take_seat(&mut self, seat: u8) -> String {
+        self.send(&json!({"type": "take_seat", "seat": seat})).await;
+        loop {
+            let w = self.recv_type("welcome").await;
+            if w["you"]["seat"] == seat {
+                return w["you"]["token"].as_str().expect("a seat token").to_owned();
+            }
+        }
+    }
+
     pub fn token(&self) -> Option<String> {
         self.you["token"].as_str().map(str::to_owned)
     }
