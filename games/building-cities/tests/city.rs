@@ -20,6 +20,8 @@
 
 use building_cities::city::protected;
 use building_cities::*;
+use proptest::prelude::*;
+use std::collections::BTreeMap;
 use std::collections::{BTreeSet, VecDeque};
 
 fn b(x: u8, y: u8) -> Block {
@@ -705,4 +707,280 @@ fn city_round_trips_through_json() {
         json.contains(r#""kind":"building","building":"house""#),
         "{json}"
     );
+}
+
+// ---------------------------------------------------------------- properties
+
+/// One random step: an action (0-4 road, 5 Power Grid, 6 Water Grid, 7-8 a
+/// building, 9 buy a district), a footprint and a pick among the legal choices.
+type Step = (u8, u8, u16);
+
+fn pick<T: Copy>(items: &[T], n: u16) -> Option<T> {
+    (!items.is_empty()).then(|| items[usize::from(n) % items.len()])
+}
+
+fn kind_of(action: u8) -> TileKind {
+    match action {
+        5 => TileKind::PowerGrid,
+        6 => TileKind::WaterGrid,
+        _ => house(),
+    }
+}
+
+/// Plays the steps, each one legal by the city's own lists.
+fn play(face: Option<u8>, limit: u8, steps: &[Step]) -> City {
+    let rules = CityRules {
+        max_intersections: limit,
+        ..CityRules::default()
+    };
+    let mut city = City::with_layout(rules, face);
+    for &(action, fp, n) in steps {
+        match action {
+            0..=4 => {
+                if let Some(r) = pick(&city.legal_road_blocks(), n) {
+                    city.place_road(r).unwrap();
+                }
+            }
+            5..=8 => {
+                let kind = kind_of(action);
+                let fp = Footprint::ALL[usize::from(fp) % 5];
+                if let Some(s) = pick(&city.legal_tile_spots(&kind, fp), n) {
+                    city.place_tile(kind, fp, s.rotation, s.origin).unwrap();
+                }
+            }
+            _ => {
+                if n % 3 == 0
+                    && let Some(d) = pick(&city.buyable_districts(), n / 3)
+                {
+                    city.buy_district(d).unwrap();
+                }
+            }
+        }
+    }
+    city
+}
+
+/// The test's own footprint sizes.
+fn size(fp: Footprint, rotation: Rotation) -> (u8, u8) {
+    let (w, h) = match fp {
+        Footprint::OneByOne => (1, 1),
+        Footprint::TwoByOne => (2, 1),
+        Footprint::TwoByTwo => (2, 2),
+        Footprint::ThreeByOne => (3, 1),
+        Footprint::ThreeByTwo => (3, 2),
+    };
+    if rotation == Rotation::R0 {
+        (w, h)
+    } else {
+        (h, w)
+    }
+}
+
+fn step(at: Block, dx: i8, dy: i8) -> Option<Block> {
+    let x = at.x.checked_add_signed(dx)?;
+    let y = at.y.checked_add_signed(dy)?;
+    Some(b(x, y)).filter(|n| n.x < 24 && n.y < 16)
+}
+
+const DIRS: [(i8, i8); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
+
+/// The rulings read block by block, without the crate's masks.
+fn check(city: &City) {
+    let limit = usize::from(city.rules().max_intersections);
+    let roads: BTreeSet<Block> = city.roads().into_iter().collect();
+    let road = |p: Option<Block>| p.is_some_and(|p| roads.contains(&p));
+    // Tiles: inside an owned district, on free, unprotected blocks, no overlap.
+    let mut owner: BTreeMap<Block, u32> = BTreeMap::new();
+    for t in city.tiles() {
+        let d = t.origin.district().unwrap();
+        assert!(city.owns(d));
+        let (w, h) = size(t.footprint, t.rotation);
+        assert_eq!(t.blocks().len(), usize::from(w * h));
+        for dy in 0..h {
+            for dx in 0..w {
+                let p = b(t.origin.x + dx, t.origin.y + dy);
+                assert_eq!(p.district(), Some(d), "tile {} leaves {d:?}", t.id);
+                assert!(!city.is_protected(p) && !roads.contains(&p) && p != JUNCTION);
+                assert!(owner.insert(p, t.id).is_none(), "overlap at {p:?}");
+            }
+        }
+    }
+    // Roads: owned, unprotected, all reaching the junction.
+    for r in &roads {
+        assert!(city.owns(r.district().unwrap()) && !city.is_protected(*r));
+    }
+    if !roads.is_empty() {
+        let mut reached = BTreeSet::from([JUNCTION]);
+        let mut queue = VecDeque::from([JUNCTION]);
+        while let Some(at) = queue.pop_front() {
+            for n in at.neighbours() {
+                if roads.contains(&n) && reached.insert(n) {
+                    queue.push_back(n);
+                }
+            }
+        }
+        assert_eq!(reached, roads, "a road block off the junction's road");
+    }
+    // Side by side: no square of road, no corner-only contact.
+    for &r in &roads {
+        let square = [(1, 0), (0, 1), (1, 1)].map(|(dx, dy)| road(step(r, dx, dy)));
+        assert!(!square.iter().all(|x| *x), "square at {r:?}");
+        for (dx, dy) in [(1, 1), (1, -1)] {
+            if road(step(r, dx, dy)) {
+                assert!(
+                    road(step(r, dx, 0)) || road(step(r, 0, dy)),
+                    "corner at {r:?}"
+                );
+            }
+        }
+    }
+    // Intersections per district.
+    for d in District::ALL {
+        let count = roads
+            .iter()
+            .filter(|r| r.district() == Some(d) && **r != JUNCTION)
+            .filter(|r| {
+                DIRS.iter()
+                    .filter_map(|&(dx, dy)| step(**r, dx, dy))
+                    .filter(|n| n.district() == Some(d) && roads.contains(n))
+                    .count()
+                    >= 3
+            })
+            .count();
+        assert!(count <= limit, "{d:?}: {count} intersections");
+        assert_eq!(city.intersections(d).len(), count);
+    }
+    // Every tile touches a road of its district and chains to both grids.
+    let in_d = |p: Option<Block>, d: District| p.filter(|p| p.district() == Some(d));
+    for d in District::ALL {
+        let tiles: Vec<&Tile> = city.tiles_in_district(d).collect();
+        for t in &tiles {
+            let touches = t
+                .blocks()
+                .iter()
+                .any(|&p| DIRS.iter().any(|&(dx, dy)| road(in_d(step(p, dx, dy), d))));
+            assert!(touches, "tile {} touches no road", t.id);
+        }
+        let power = tiles.iter().find(|t| t.kind == TileKind::PowerGrid);
+        let water = tiles.iter().find(|t| t.kind == TileKind::WaterGrid);
+        let Some(seed) = power.or(water) else {
+            assert!(tiles.is_empty(), "{d:?} has tiles before its grids");
+            continue;
+        };
+        if tiles
+            .iter()
+            .any(|t| matches!(t.kind, TileKind::Building(_)))
+        {
+            assert!(power.is_some() && water.is_some(), "{d:?}: grids first");
+        }
+        let mut reached = BTreeSet::from([seed.id]);
+        let mut queue = VecDeque::from([seed.id]);
+        while let Some(id) = queue.pop_front() {
+            let t = city.tile(id).unwrap();
+            for p in t.blocks() {
+                for (dx, dy) in DIRS {
+                    let side = in_d(step(p, dx, dy), d);
+                    let beyond = in_d(step(p, 2 * dx, 2 * dy), d).filter(|_| road(side));
+                    for q in [side, beyond].into_iter().flatten() {
+                        if let Some(&other) = owner.get(&q)
+                            && reached.insert(other)
+                        {
+                            queue.push_back(other);
+                        }
+                    }
+                }
+            }
+        }
+        assert_eq!(
+            reached.len(),
+            tiles.len(),
+            "{d:?}: a tile off the grids' chain"
+        );
+    }
+}
+
+/// `legal_tile_spots` and `legal_road_blocks` agree with the `can_place_*`
+/// checks on every origin and rotation.
+fn check_lists(city: &City, kinds: &[TileKind], footprints: &[Footprint]) {
+    let every = || (0..24u8).flat_map(|x| (0..16u8).map(move |y| b(x, y)));
+    let legal: BTreeSet<Block> = city.legal_road_blocks().into_iter().collect();
+    for p in every() {
+        assert_eq!(
+            city.can_place_road(p).is_ok(),
+            legal.contains(&p),
+            "road {p:?}"
+        );
+    }
+    for kind in kinds {
+        for &fp in footprints {
+            let spots: BTreeSet<Spot> = city.legal_tile_spots(kind, fp).into_iter().collect();
+            for &rotation in fp.rotations() {
+                for origin in every() {
+                    let ok = city.can_place_tile(kind, fp, rotation, origin).is_ok();
+                    let listed = spots.contains(&Spot { rotation, origin });
+                    assert_eq!(ok, listed, "{kind:?} {fp:?} {rotation:?} {origin:?}");
+                }
+            }
+        }
+    }
+}
+
+fn steps() -> impl Strategy<Value = Vec<Step>> {
+    prop::collection::vec((0u8..10, 0u8..5, any::<u16>()), 0..160)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    #[test]
+    fn random_legal_placements_keep_every_ruling(
+        face in prop::option::of(1u8..=6),
+        limit in 0u8..=3,
+        steps in steps(),
+    ) {
+        let city = play(face, limit, &steps);
+        check(&city);
+        let kinds = [TileKind::PowerGrid, TileKind::WaterGrid, house()];
+        check_lists(&city, &kinds, &Footprint::ALL);
+        let json = serde_json::to_string(&city).unwrap();
+        let back: City = serde_json::from_str(&json).unwrap();
+        prop_assert_eq!(back, city);
+    }
+
+    #[test]
+    fn the_legal_lists_agree_with_the_checks_midway(
+        face in prop::option::of(1u8..=6),
+        steps in steps(),
+        cut in any::<u16>(),
+        kind in 5u8..=8,
+        fp in 0usize..5,
+    ) {
+        let cut = usize::from(cut) % (steps.len() + 1);
+        let city = play(face, 2, &steps[..cut]);
+        check_lists(&city, &[kind_of(kind)], &[Footprint::ALL[fp]]);
+    }
+}
+
+/// The random play is not vacuous: a long game builds roads and tiles in more
+/// than one district.
+#[test]
+fn random_play_builds_a_city() {
+    let mut seed = 7u64;
+    let mut next = || {
+        seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+        (seed >> 33) as u16
+    };
+    let steps: Vec<Step> = (0..400)
+        .map(|_| ((next() % 10) as u8, (next() % 5) as u8, next()))
+        .collect();
+    let city = play(Some(3), 2, &steps);
+    check(&city);
+    assert!(city.road_count() >= 30, "{} roads", city.road_count());
+    assert!(city.tiles().len() >= 15, "{} tiles", city.tiles().len());
+    let built = city
+        .districts()
+        .iter()
+        .filter(|d| city.has_grids(**d))
+        .count();
+    assert!(built >= 2, "{built} districts with grids");
 }

@@ -53,7 +53,7 @@ impl Tile {
 }
 
 /// One legal place for a tile.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, TS)]
 #[ts(rename = "BuildingCitiesSpot")]
 pub struct Spot {
     pub rotation: Rotation,
