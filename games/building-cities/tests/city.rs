@@ -307,6 +307,23 @@ fn ruling_m4_every_layout_leaves_the_junction_and_every_shared_edge_reachable() 
 }
 
 #[test]
+fn ruling_m4_a_room_layout_is_checked_like_the_six() {
+    for face in 1..=6 {
+        assert!(protected::leaves_city_open(
+            &protected::layout(face).unwrap()
+        ));
+    }
+    assert!(protected::leaves_city_open(&[]));
+    assert!(!protected::leaves_city_open(&[JUNCTION]));
+    // A ring around (5,5) leaves a pocket.
+    let ring = [(5, 4), (4, 5), (6, 5), (5, 6)].map(|(x, y)| b(x, y));
+    assert!(!protected::leaves_city_open(&ring));
+    // A whole shared edge closed (D1's side of D1-D2) is refused too.
+    let wall: Vec<Block> = (0..8).map(|y| b(7, y)).collect();
+    assert!(!protected::leaves_city_open(&wall));
+}
+
+#[test]
 fn ruling_m4_protected_blocks_take_neither_buildings_nor_roads() {
     // Face 2 protects D1 (0,5)-(1,6); the road runs down column 3 to (3,6), then (2,6).
     let layout = protected::layout(2).unwrap();
@@ -983,4 +1000,27 @@ fn random_play_builds_a_city() {
         .filter(|d| city.has_grids(**d))
         .count();
     assert!(built >= 2, "{built} districts with grids");
+}
+
+#[test]
+fn typescript_declarations_are_plain_and_prefixed() {
+    use ts_rs::TS;
+    let cfg = ts_rs::Config::new();
+    for decl in [
+        CityData::decl(&cfg),
+        CityRules::decl(&cfg),
+        Tile::decl(&cfg),
+        TileKind::decl(&cfg),
+        Spot::decl(&cfg),
+        Refusal::decl(&cfg),
+        Block::decl(&cfg),
+        District::decl(&cfg),
+        Sea::decl(&cfg),
+        Footprint::decl(&cfg),
+        Rotation::decl(&cfg),
+    ] {
+        assert!(!decl.contains("bigint"), "{decl}");
+        assert!(decl.contains("BuildingCities"), "{decl}");
+    }
+    assert!(Refusal::decl(&cfg).contains("\"code\": \"roads_side_by_side\""));
 }

@@ -6,9 +6,11 @@
 //! the districts so each face changes the shape of different districts. No patch
 //! covers the junction or closes a district edge: from the junction, every block
 //! that is not protected can be reached through blocks that are not protected,
-//! across every shared edge (checked by `ruling_m4_*` in `tests/city.rs`).
+//! across every shared edge (checked by `ruling_m4_*` in `tests/city.rs`;
+//! [`leaves_city_open`] checks a room's own layout the same way).
 
-use super::geometry::{Block, District, SIDE};
+use super::JUNCTION;
+use super::geometry::{Block, District, HEIGHT, SIDE, WIDTH};
 
 /// Faces of the setup die.
 pub const FACES: u8 = 6;
@@ -59,4 +61,50 @@ pub fn layout(face: u8) -> Option<Vec<Block>> {
         }
     }
     Some(out)
+}
+
+/// Whether a layout (a room's own, M4) keeps the map open: the junction is not
+/// protected, every other unprotected block can be reached from it through
+/// unprotected blocks, and on every shared district edge at least one pair of
+/// blocks facing each other is unprotected.
+pub fn leaves_city_open(protected: &[Block]) -> bool {
+    let width = usize::from(WIDTH);
+    let index = |b: Block| usize::from(b.y) * width + usize::from(b.x);
+    let mut closed = vec![false; width * usize::from(HEIGHT)];
+    for b in protected.iter().filter(|b| b.on_map()) {
+        closed[index(*b)] = true;
+    }
+    if closed[index(JUNCTION)] {
+        return false;
+    }
+    let mut reached = closed.clone();
+    reached[index(JUNCTION)] = true;
+    let mut stack = vec![JUNCTION];
+    while let Some(at) = stack.pop() {
+        for n in at.neighbours() {
+            if !reached[index(n)] {
+                reached[index(n)] = true;
+                stack.push(n);
+            }
+        }
+    }
+    if reached.iter().any(|r| !r) {
+        return false;
+    }
+    let open = |a: Block, b: Block| !closed[index(a)] && !closed[index(b)];
+    let vertical = [(1u8, 0u8), (2, 0), (1, 1), (2, 1)]
+        .into_iter()
+        .all(|(col, row)| {
+            (0..SIDE).any(|i| {
+                let y = row * SIDE + i;
+                open(Block::new(col * SIDE - 1, y), Block::new(col * SIDE, y))
+            })
+        });
+    let horizontal = (0..3u8).all(|col| {
+        (0..SIDE).any(|i| {
+            let x = col * SIDE + i;
+            open(Block::new(x, SIDE - 1), Block::new(x, SIDE))
+        })
+    });
+    vertical && horizontal
 }

@@ -237,7 +237,7 @@ impl City {
         Ok(())
     }
 
-    /// Places a tile; returns its id.
+    /// Places a tile; returns its id (0 for a road block: roads are not tiles).
     pub fn place_tile(
         &mut self,
         kind: TileKind,
