@@ -576,8 +576,24 @@ fn ruling_b3_every_building_touches_a_road() {
             district: District::D1
         })
     );
-    // A building touching a road only across a border does not count.
     assert!(one(&mut city, house(), 4, 3).is_ok());
+}
+
+#[test]
+fn ruling_b3_a_road_across_a_border_is_no_road_contact() {
+    let mut city = City::new(CityRules::default(), &[]);
+    let spine: Vec<(u8, u8)> = (0..8).map(|y| (3, y)).collect();
+    roads(&mut city, &spine);
+    city.buy_district(District::D4).unwrap();
+    // (3,8) is the first block of D4, under D1's road (3,7).
+    assert_eq!(
+        one(&mut city, TileKind::PowerGrid, 3, 8),
+        Err(Refusal::NoRoadContact {
+            district: District::D4
+        })
+    );
+    roads(&mut city, &[(3, 8)]);
+    assert!(one(&mut city, TileKind::PowerGrid, 2, 8).is_ok());
 }
 
 #[test]
@@ -676,6 +692,17 @@ fn ruling_b3_neighbours_in_the_cross_stay_in_the_district() {
     // Across the road is linked for the chain but not a neighbour in the cross.
     let water2 = at(&city, 10, 0);
     assert_eq!(city.neighbours_in_cross(water2), Vec::<u32>::new());
+    // Two steps reach across the road; (9,2) is three steps away.
+    assert_eq!(city.neighbours_within(water2, 2), vec![at(&city, 10, 2)]);
+    assert_eq!(
+        city.neighbours_within(water2, 3),
+        vec![at(&city, 10, 2), at(&city, 9, 2)]
+    );
+    // Still never across the border.
+    assert_eq!(
+        city.neighbours_within(edge, 2),
+        vec![at(&city, 5, 2), at(&city, 6, 2)]
+    );
     assert_eq!(
         city.tiles_in_district(District::D2).count(),
         4,

@@ -120,10 +120,21 @@ impl City {
     /// Bonuses and maluses "in a cross": the tiles side-touching tile `id` in its
     /// district (not across a road, never across a border), in the order placed.
     pub fn neighbours_in_cross(&self, id: u32) -> Vec<u32> {
+        self.neighbours_within(id, 1)
+    }
+
+    /// Bonuses with a longer reach: the tiles of the same district with a block
+    /// at most `range` side steps from a block of tile `id` (a diamond, never a
+    /// square; whatever lies in between), in the order placed.
+    pub fn neighbours_within(&self, id: u32, range: u8) -> Vec<u32> {
         let Some((d, m)) = self.tile(id).and_then(Tile::placement) else {
             return Vec::new();
         };
-        let around = geometry::grow(m) & !m;
+        let mut around = m;
+        for _ in 0..range {
+            around |= geometry::grow(around);
+        }
+        around &= !m;
         self.tiles
             .iter()
             .filter(|t| {
