@@ -771,7 +771,8 @@ fn kind_of(action: u8) -> TileKind {
     }
 }
 
-/// Plays the steps, each one legal by the city's own lists.
+/// Plays the steps, each one legal by the city's own lists, checking B6 on the
+/// way.
 fn play(face: Option<u8>, limit: u8, steps: &[Step]) -> City {
     let rules = CityRules {
         max_intersections: limit,
@@ -779,6 +780,7 @@ fn play(face: Option<u8>, limit: u8, steps: &[Step]) -> City {
     };
     let mut city = City::with_layout(rules, face);
     for &(action, fp, n) in steps {
+        let (tiles, roads) = (city.tiles().to_vec(), city.roads());
         match action {
             0..=4 => {
                 if let Some(r) = pick(&city.legal_road_blocks(), n) {
@@ -800,6 +802,9 @@ fn play(face: Option<u8>, limit: u8, steps: &[Step]) -> City {
                 }
             }
         }
+        // B6: placing never moves or removes anything.
+        assert_eq!(&city.tiles()[..tiles.len()], &tiles[..]);
+        assert!(roads.iter().all(|r| city.is_road(*r)));
     }
     city
 }

@@ -40,10 +40,21 @@
 //!   also links to the first; every later tile touches a road and links to the
 //!   chain that holds both grids (so there are no holes and no islands).
 //! - *Neighbours in the cross* (bonuses, maluses): tiles side-touching a tile in
-//!   the same district; a road in between breaks the cross.
+//!   the same district; a road in between breaks the cross. A longer reach
+//!   (`neighbours_within`) counts side steps, so it is a diamond, never a square.
+//! - *Tiles* are rectangles placed by their north-west block after rotation;
+//!   a half turn gives the same rectangle, so the legal-spot list holds each
+//!   shape once (`R0`, and `R90` unless square).
+//! - *Protected areas* (M4): [`protected::layout`] gives the six die layouts,
+//!   [`protected::leaves_city_open`] checks a room's own.
+//! - *Trucks and ships* are counters, not tiles: trucks per district (on a
+//!   district with a road), ships per owned sea area.
 //!
 //! Nothing is removed except through the explicit `remove_*` calls (B6), which
 //! cards use; they do not re-check the other tiles.
+//!
+//! Files: `geometry` (blocks, districts, seas, footprints, masks), `protected`,
+//! `roads` (B2), `tiles` (M1, B3), `refusal`.
 
 mod geometry;
 pub mod protected;
