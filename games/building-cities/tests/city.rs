@@ -553,6 +553,18 @@ fn ruling_b3_the_grids_come_first_in_every_district() {
 }
 
 #[test]
+fn ruling_b3_the_rulebook_first_turn_fits() {
+    // "a road of 3 tiles", the Power Grid, the Water Grid, then a blue tile.
+    let mut city = City::new(CityRules::default(), &[]);
+    roads(&mut city, &[(3, 0), (3, 1), (3, 2)]);
+    one(&mut city, TileKind::PowerGrid, 4, 1).unwrap();
+    one(&mut city, TileKind::WaterGrid, 4, 2).unwrap();
+    one(&mut city, house(), 2, 1).unwrap();
+    assert_eq!(city.built_in(District::D1), 6);
+    assert_eq!(city.to_data().tiles.len(), 3);
+}
+
+#[test]
 fn ruling_b3_the_second_grid_chains_to_the_first() {
     let mut city = City::new(CityRules::default(), &[]);
     roads(&mut city, &[(3, 0), (3, 1), (3, 2), (3, 3), (3, 4)]);

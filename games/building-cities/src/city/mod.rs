@@ -172,6 +172,11 @@ impl City {
         City::new(rules, &blocks)
     }
 
+    /// The plain form, for a view or a saved game.
+    pub fn to_data(&self) -> CityData {
+        CityData::from(self.clone())
+    }
+
     /// The room settings.
     pub fn rules(&self) -> CityRules {
         self.rules
