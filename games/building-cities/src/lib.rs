@@ -7,3 +7,10 @@
 //!
 //! The rulebook's Engineer's Handbook is not published, so the crate ships its
 //! own as data (`handbook/`, see its README).
+
+pub mod city;
+
+pub use city::{
+    Block, City, CityData, CityRules, District, Footprint, JUNCTION, Refusal, Rotation, Sea, Spot,
+    Tile, TileKind,
+};
