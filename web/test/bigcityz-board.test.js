@@ -229,6 +229,8 @@ test('a phone shows the ring without horizontal scrolling, squares big enough to
     assert.ok(overflow <= 0, `${f}: ${overflow}px too wide`);
     const box = await page.locator('#bcz-ring .bcz-sq').first().boundingBox();
     assert.ok(box && box.width >= 40 && box.height >= 40, `${f}: squares are big enough to tap`);
+    const spilling = await page.$$eval('.bcz-sq, .bcz-card .face', (els) => els.filter((e) => e.scrollWidth > e.clientWidth + 1).map((e) => e.textContent));
+    assert.deepEqual(spilling, [], `${f}: every city name fits its square`);
     if (f === 'bigcityz-placing') {
       await page.locator('#bcz-ring .bcz-sq.legal').first().tap();
       assert.equal((await sent(page)).length, 1);

@@ -114,15 +114,18 @@ export function createBigCityzBoard(ctx) {
         )
       : null;
 
-    el.replaceChildren(
-      ...[
+    const layout = h(
+      'div',
+      { class: 'bcz-layout' },
+      [
         finalPanel(view, state),
         h('div', { class: 'bcz-status' }, placingNote, actions),
         objections(view, state, { sent, object: () => send({ type: 'object' }), decline: () => send({ type: 'decline' }) }),
         ring({ view, legal, replaceable, pending, judged: judgedSquare, card: view.current, centre, place: (square) => send({ type: 'place', square }), replace: (board) => send({ type: 'replace', board }) }),
         h('div', { class: 'bcz-side' }, j ? judgment(j, state, turning) : null, players(view, state)),
-      ].filter((p) => p !== null),
+      ],
     );
+    el.replaceChildren(layout);
     tick();
   }
 

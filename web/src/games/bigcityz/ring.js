@@ -43,7 +43,7 @@ function square(input, sq, card, value, label) {
   };
   const body = [
     h('span', { class: 'val' }, value),
-    card ? h('span', { class: 'city', 'data-card': card.card }, cityName(card), h('small', null, ` ${card.country}`)) : h('span', { class: 'lbl' }, label),
+    card ? h('span', { class: { city: true, long: cityName(card).length > 8 }, 'data-card': card.card }, cityName(card), h('small', null, ` ${card.country}`)) : h('span', { class: 'lbl' }, label),
   ];
   if (target) return h('button', { ...attrs, type: 'button', onclick: () => input.place(target) }, body);
   return h('div', attrs, body);
