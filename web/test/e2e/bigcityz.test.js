@@ -1,7 +1,8 @@
 // Big Cityz against the real server: a host creates a table with a short
 // objection window, a friend on a phone joins through the invite link, two bots
-// fill the table; the humans place on legal squares and object or let cards stand
-// through the board until the game is over.
+// fill the table, a spectator watches; the humans place on legal squares and
+// object or let cards stand through the board until the game is over; then the
+// spectator's board equals the players' and the replay starts from the empty ring.
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -61,6 +62,7 @@ test('two people and two bots play Big Cityz to the end', { timeout: 240_000 }, 
   await ana.page.click('#create-button');
   await ana.page.waitForSelector('#lobby');
   const invite = await ana.page.inputValue('#invite-url');
+  const spectate = await ana.page.inputValue('#spectate-url');
 
   // Bruno joins through the link; Ana adds two bots.
   await bruno.page.goto(invite);
@@ -72,9 +74,12 @@ test('two people and two bots play Big Cityz to the end', { timeout: 240_000 }, 
     await ana.page.waitForSelector(`.seat[data-seat="${seat}"]:not(.empty)`);
   }
   await bruno.page.waitForSelector(`#settings-summary li:has-text("${WINDOW_MS}")`);
+  const cleo = await browser.person();
+  await cleo.page.goto(spectate);
+  await ana.page.waitForSelector('#spectator-count');
   await shot(ana.page, 'bigcityz-lobby');
   await ana.page.click('#start-button');
-  for (const p of [ana.page, bruno.page]) {
+  for (const p of [ana.page, bruno.page, cleo.page]) {
     await waitPlaying(p);
     await p.waitForSelector('.bcz #bcz-ring');
   }
@@ -159,7 +164,22 @@ test('two people and two bots play Big Cityz to the end', { timeout: 240_000 }, 
   await shot(ana.page, 'bigcityz-final');
   await shot(bruno.page, 'bigcityz-phone-final');
 
-  for (const p of [ana, bruno]) assert.deepEqual(p.errors, [], 'no script errors');
-  for (const p of [ana, bruno]) await p.ctx.close();
+  // The spectator sees what the players see, with nothing to click.
+  await cleo.page.waitForSelector('#bcz-final');
+  const ringOf = (/** @type {Page} */ page) => page.$$eval('#bcz-ring section', (els) => els.map((e) => /** @type {HTMLElement} */ (e).innerText));
+  assert.deepEqual(await ringOf(cleo.page), await ringOf(ana.page));
+  assert.equal(await cleo.page.innerText('#bcz-final'), await ana.page.innerText('#bcz-final'));
+  assert.equal(await cleo.page.locator('#bcz-ring button, #bcz-object, #bcz-decline').count(), 0);
+
+  // The replay starts from the empty ring, with nothing to play.
+  await ana.page.click('#replay-button');
+  await ana.page.waitForSelector('#replay .bcz');
+  await ana.page.click('#replay-first');
+  await ana.page.waitForFunction(() => document.querySelectorAll('#replay .bcz-sq.taken').length === 0);
+  assert.equal(await ana.page.locator('#replay .bcz-sq.legal, #replay #bcz-object').count(), 0, 'nothing to play in a replay');
+  await ana.page.click('#replay-close');
+
+  for (const p of [ana, bruno, cleo]) assert.deepEqual(p.errors, [], 'no script errors');
+  for (const p of [ana, bruno, cleo]) await p.ctx.close();
   console.log(`# Big Cityz e2e: ${judgments} judgments, placed ${humans.map((h) => h.placed)}, objected ${humans.map((h) => h.objected)}, ${Math.round((Date.now() - started) / 1000)} s`);
 });
