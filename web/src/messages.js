@@ -1,6 +1,6 @@
 // Refusals as each language says them. The server sends no sentence: an error is a
 // stable code, the game's rule code for an illegal move and the typed arguments the
-// sentence needs (`ErrorArgs`, or the `args` of the game's rule: `BigCityRule`,
+// sentence needs (`ErrorArgs`, or the `args` of the game's rule: `BigCityRule`, `BigCityzRule`,
 // `MyCityRule`, `TicTacToeRule`, `EngineRule`). The sentences live in i18n.js and in
 // each game's strings: `err.{code}[.{reason}]`, `rule.{game}.{rule}` and, for the
 // rules every game shares, `rule.{rule}`. Events are said by each game's

@@ -114,6 +114,9 @@ export function optionsEditor(gameId, options, onChange, disabled = false) {
           type: 'number',
           'data-option': f.key,
           value: value[f.key],
+          min: f.min,
+          max: f.max,
+          step: f.step,
           disabled,
           onchange: (/** @type {Event} */ e) => {
             value[f.key] = Number(/** @type {HTMLInputElement} */ (e.target).value);

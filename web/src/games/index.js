@@ -3,6 +3,7 @@
 
 import { ticTacToe } from './tictactoe.js';
 import { myCity } from './mycity.js';
+import { bigCityz } from './bigcityz.js';
 
 /**
  * @typedef {import('../wire').AwaitingInfo} AwaitingInfo
@@ -38,6 +39,9 @@ import { myCity } from './mycity.js';
  * @property {string} label
  * @property {'bool' | 'number' | 'choice'} kind
  * @property {{value: string, label: string}[]} [choices]
+ * @property {number} [min] a number's range and step, as the rules accept it
+ * @property {number} [max]
+ * @property {number} [step]
  *
  * @typedef {object} GameUI
  * @property {string} id
@@ -51,7 +55,7 @@ import { myCity } from './mycity.js';
  */
 
 /** @type {Record<string, GameUI>} */
-const GAMES = { [ticTacToe.id]: ticTacToe, [myCity.id]: myCity };
+const GAMES = { [ticTacToe.id]: ticTacToe, [myCity.id]: myCity, [bigCityz.id]: bigCityz };
 
 /** @param {GameUI} game */
 export function registerGame(game) {

@@ -119,6 +119,7 @@ function settingsSummary(tbl) {
   const ui = gameUI(tbl.game);
   const fields = ui?.optionFields?.(tbl.settings.options) ?? [];
   const on = fields.filter((f) => f.kind === 'bool' && tbl.settings.options?.[f.key]).map((f) => f.label);
+  for (const f of fields) if (f.kind === 'number' && typeof tbl.settings.options?.[f.key] === 'number') on.push(`${labelled(f.label)}${tbl.settings.options[f.key]}`);
   const timer = timerChoices().find((c) => c.value === (tbl.settings.turn_seconds ?? 0))?.label ?? `${tbl.settings.turn_seconds} s`;
   return h(
     'ul',

@@ -10,9 +10,11 @@ import { readFileSync } from 'node:fs';
 const { addStrings, hasIn, setLang } = await import('../../src/i18n.js');
 const { BIG_CITY_STRINGS } = await import('../../src/games/bigcity/strings.js');
 const { MY_CITY_STRINGS } = await import('../../src/games/mycity/strings.js');
+const { BIG_CITYZ_STRINGS } = await import('../../src/games/bigcityz/strings.js');
 const { renderError } = await import('../../src/messages.js');
 addStrings(BIG_CITY_STRINGS);
 addStrings(MY_CITY_STRINGS);
+addStrings(BIG_CITYZ_STRINGS);
 
 const types = readFileSync(new URL('../../src/types.gen.d.ts', import.meta.url), 'utf8');
 
@@ -47,7 +49,7 @@ function rules(name) {
     });
 }
 
-const GAME_RULES = { 'big-city': 'BigCityRule', 'my-city': 'MyCityRule', 'tic-tac-toe': 'TicTacToeRule' };
+const GAME_RULES = { 'big-city': 'BigCityRule', 'my-city': 'MyCityRule', 'tic-tac-toe': 'TicTacToeRule', 'big-cityz': 'BigCityzRule' };
 
 for (const lang of /** @type {const} */ (['en', 'fr'])) {
   test(`every error code and reason has a ${lang} sentence`, () => {
