@@ -50,7 +50,7 @@ fn every_source(city: &City) -> [&'static str; 11] {
 }
 
 #[test]
-fn exactly_200_cities_with_unique_ids_and_names() {
+fn ruling_d2_exactly_200_cities_with_unique_ids_and_names() {
     assert_eq!(CITIES.len(), 200);
     let ids: HashSet<_> = CITIES.iter().map(|c| c.id).collect();
     assert_eq!(ids.len(), CITIES.len(), "duplicate id");
@@ -67,7 +67,7 @@ fn exactly_200_cities_with_unique_ids_and_names() {
 }
 
 #[test]
-fn no_empty_text() {
+fn ruling_d2_no_empty_text() {
     for c in CITIES {
         for text in [c.name_en, c.name_fr, c.country, c.time_zone] {
             assert!(
@@ -90,7 +90,7 @@ fn no_empty_text() {
 }
 
 #[test]
-fn values_in_range() {
+fn ruling_d2_values_in_range() {
     for c in CITIES {
         assert!((-90.0..=90.0).contains(&c.latitude), "{}: latitude", c.id);
         assert!(
@@ -140,7 +140,7 @@ fn values_in_range() {
 /// Ruling D2: no city lies within these margins of a threshold, so no answer
 /// hangs on a rounding or on the choice of a source.
 #[test]
-fn no_value_inside_a_borderline_margin() {
+fn ruling_d2_no_value_inside_a_borderline_margin() {
     for c in CITIES {
         let population = c.population.value as f64;
         assert!(
@@ -178,7 +178,7 @@ fn no_value_inside_a_borderline_margin() {
 
 /// Every statement is a real guess: true for 15 % to 85 % of the cities.
 #[test]
-fn every_statement_is_a_real_guess() {
+fn ruling_d2_every_statement_is_a_real_guess() {
     let n = CITIES.len();
     for s in Statement::ALL {
         let yes = CITIES.iter().filter(|c| s.holds(c)).count();
@@ -194,7 +194,7 @@ fn every_statement_is_a_real_guess() {
 /// Statement 5 uses the standard-time offset of the IANA time-zone database:
 /// the zone's base offset (without daylight saving) on a fixed date.
 #[test]
-fn utc_offsets_agree_with_the_time_zone_database() {
+fn ruling_d2_utc_offsets_agree_with_the_time_zone_database() {
     let date = NaiveDate::from_ymd_opt(2026, 1, 15)
         .and_then(|d| d.and_hms_opt(12, 0, 0))
         .expect("a valid date");
@@ -216,7 +216,7 @@ fn utc_offsets_agree_with_the_time_zone_database() {
 }
 
 #[test]
-fn continent_and_driving_side_agree_with_the_country() {
+fn ruling_d2_continent_and_driving_side_agree_with_the_country() {
     let countries = countries();
     for c in CITIES {
         let country = countries
@@ -232,7 +232,7 @@ fn continent_and_driving_side_agree_with_the_country() {
 }
 
 #[test]
-fn at_most_one_capital_per_country_as_in_the_country_table() {
+fn ruling_d2_at_most_one_capital_per_country_as_in_the_country_table() {
     let countries = countries();
     let mut capitals: HashMap<&str, &str> = HashMap::new();
     for c in CITIES.iter().filter(|c| c.capital.value) {
@@ -261,7 +261,7 @@ fn at_most_one_capital_per_country_as_in_the_country_table() {
 
 /// Statement 2 follows the latitude, and the latitude is not near the equator.
 #[test]
-fn south_of_the_equator_follows_the_latitude() {
+fn ruling_d2_south_of_the_equator_follows_the_latitude() {
     for c in CITIES {
         assert_eq!(
             Statement::SouthOfEquator.holds(c),
