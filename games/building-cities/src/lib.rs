@@ -7,3 +7,7 @@
 //!
 //! The rulebook's Engineer's Handbook is not published, so the crate ships its
 //! own as data (`handbook/`, see its README).
+
+pub mod handbook;
+
+pub use handbook::{Handbook, Variant};
