@@ -857,3 +857,34 @@ fn b5_priority_buildings_exist() {
         "M3"
     );
 }
+
+#[test]
+fn h_the_readme_lists_every_entry() {
+    let readme = include_str!("../handbook/README.md");
+    let h = hb();
+    let ids = h
+        .buildings
+        .iter()
+        .map(|b| &b.id)
+        .chain(h.objectives.iter().map(|o| &o.id))
+        .chain(
+            h.events
+                .iter()
+                .chain(&h.challenges)
+                .chain([&h.task_force])
+                .map(|c| &c.id),
+        );
+    for id in ids {
+        assert!(readme.contains(&format!("`{id}`")), "README misses {id}");
+    }
+    for o in h.objectives.iter().filter(|o| !o.blank) {
+        let fit = fit::check(h, o).expect("fits");
+        let row = readme
+            .lines()
+            .find(|l| l.starts_with(&format!("| `{}` | D", o.id)))
+            .unwrap_or_else(|| panic!("no fit row for {}", o.id));
+        let cells: Vec<&str> = row.split('|').map(str::trim).collect();
+        assert_eq!(cells[4], fit.blocks.to_string(), "{}: README blocks", o.id);
+        assert_eq!(cells[5], fit.moves.to_string(), "{}: README moves", o.id);
+    }
+}

@@ -2,8 +2,8 @@
 //! with what their requirements imply, must respect the per-city and
 //! per-district caps, fit in the 8 × 8 grids of the districts it may use (minus
 //! the protected blocks, the two grids of each district and the road blocks every
-//! building must touch), find sea areas for its ships and, under a turn limit,
-//! be buildable with the moves of those turns.
+//! building must touch), find sea areas for its ships and be buildable with the
+//! moves of its turns (the turn limit, or the 150-turn cap of W1).
 //!
 //! Every figure is a lower bound: a "fits" says the objective is not impossible
 //! by counting, not that a layout exists. Maya are not checked (events decide
@@ -342,14 +342,14 @@ pub fn check(handbook: &Handbook, objective: &Objective) -> Result<Fit, Vec<Unfi
     if let Some(step) = economy.district_step(n) {
         moves = moves.max(step.tiles_more_than + 1);
     }
-    if let Some(turns) = objective.turn_limit {
-        let allowed = turns * economy.moves_per_turn;
-        if moves > allowed {
-            unfit.push(Unfit::Moves {
-                need: moves,
-                allowed,
-            });
-        }
+    // Without a limit the game ends at the turn cap (W1).
+    let turns = objective.turn_limit.unwrap_or(economy.turn_cap);
+    let allowed = turns * economy.moves_per_turn;
+    if moves > allowed {
+        unfit.push(Unfit::Moves {
+            need: moves,
+            allowed,
+        });
     }
     if unfit.is_empty() {
         Ok(Fit {
