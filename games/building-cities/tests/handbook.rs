@@ -888,3 +888,64 @@ fn h_the_readme_lists_every_entry() {
         assert_eq!(cells[5], fit.moves.to_string(), "{}: README moves", o.id);
     }
 }
+
+#[test]
+fn b5_priorities_are_the_rulebooks() {
+    use building_cities::handbook::rules::Trigger;
+    let h = hb();
+    let p = &h.economy.priorities;
+    let needs = |i: usize| -> Vec<(Target, u32, Scope)> {
+        p[i].needs
+            .iter()
+            .map(|n| (n.target.clone(), n.count, n.scope))
+            .collect()
+    };
+    let b = |id: &str| Target::Building(id.into());
+    assert_eq!(p.len(), 4);
+    assert_eq!(p[0].trigger, Trigger::Housing { units: 5 });
+    assert_eq!(
+        needs(0),
+        [
+            (Target::Category(Category::Service), 2, Scope::City),
+            (b("elementary_school"), 1, Scope::City)
+        ]
+    );
+    assert_eq!(p[1].trigger, Trigger::DistrictGrids { nth: 2 });
+    assert_eq!(
+        needs(1),
+        [
+            (Target::Colour(Colour::Orange), 3, Scope::District),
+            (Target::Category(Category::Industry), 1, Scope::District)
+        ]
+    );
+    assert_eq!(p[2].trigger, Trigger::DistrictGrids { nth: 4 });
+    assert_eq!(needs(2), [(b("office"), 1, Scope::City)]);
+    assert_eq!(p[3].trigger, Trigger::BeforeDistrict { nth: 6 });
+    let before_sixth = needs(3);
+    assert!(before_sixth.contains(&(b("truck"), 4, Scope::City)));
+    assert!(before_sixth.contains(&(b("cargo_ship"), 2, Scope::City)));
+    for id in [
+        "cemetery",
+        "police_station",
+        "hospital",
+        "fire_station",
+        "waste_area",
+        "post_office",
+    ] {
+        assert!(before_sixth.contains(&(b(id), 1, Scope::City)), "{id}");
+    }
+    // Red services are the red tiles other than the grids.
+    for building in &h.buildings {
+        if building.category == Category::Service {
+            assert_eq!(building.colour, Some(Colour::Red), "{}", building.id);
+        }
+    }
+    for need in p.iter().flat_map(|p| &p.needs) {
+        targets_exist(h, &need.target, "priority");
+    }
+    // The fit check counts them: owning six districts brings the ships.
+    let six = fit::check(h, h.objective("obj_six_districts").expect("o")).expect("fits");
+    assert!(six.needs.get("cargo_ship").copied() >= Some(2));
+    assert!(six.sea_areas >= 1);
+    assert!(six.needs.get("office").copied() >= Some(1));
+}

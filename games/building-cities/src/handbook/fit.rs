@@ -13,6 +13,7 @@
 use super::Handbook;
 use super::cards::{Goal, Objective};
 use super::model::{Building, Placement, Requirement, Scope, Target};
+use super::rules::Trigger;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// What an objective needs, when it fits.
@@ -152,6 +153,29 @@ impl<'a> Needs<'a> {
         }
         changed
     }
+
+    /// Adds what the construction priorities (B5) of a city of `size` land
+    /// districts ask for; a need counted in a district is counted once.
+    fn priorities(&mut self, size: u32) -> bool {
+        let housing: u32 = self
+            .counts
+            .iter()
+            .filter_map(|(id, n)| self.handbook.building(id).map(|b| b.housing * n))
+            .sum();
+        let mut changed = false;
+        for priority in &self.handbook.economy.priorities {
+            let on = match priority.trigger {
+                Trigger::Housing { units } => housing >= units,
+                Trigger::DistrictGrids { nth } | Trigger::BeforeDistrict { nth } => size >= nth,
+            };
+            if on {
+                for need in &priority.needs {
+                    changed |= self.at_least(&need.target, need.count);
+                }
+            }
+        }
+        changed
+    }
 }
 
 /// Land districts side by side (M1: `D1 D2 D3` over `D4 D5 D6`).
@@ -188,9 +212,9 @@ pub fn connected_sets() -> Vec<BTreeSet<u32>> {
     sets
 }
 
-/// Whether `objective` can be met within the caps and the grids of `handbook`.
-pub fn check(handbook: &Handbook, objective: &Objective) -> Result<Fit, Vec<Unfit>> {
-    let economy = &handbook.economy;
+/// What a city of `size` land districts needs for `objective`: its goals, the
+/// priorities of that size and everything they require.
+fn needs<'a>(handbook: &'a Handbook, objective: &'a Objective, size: u32) -> Needs<'a> {
     let mut needs = Needs {
         handbook,
         objective,
@@ -217,10 +241,24 @@ pub fn check(handbook: &Handbook, objective: &Objective) -> Result<Fit, Vec<Unfi
         }
     }
     for _ in 0..16 {
-        if !needs.requirements() {
+        let required = needs.requirements();
+        if !(needs.priorities(size) || required) {
             break;
         }
     }
+    needs
+}
+
+/// A city of exactly `size` districts: the smallest set that holds the needs
+/// (if any), and the other reasons it fails.
+struct Sized {
+    fit: Option<Fit>,
+    unfit: Vec<Unfit>,
+}
+
+fn evaluate(handbook: &Handbook, objective: &Objective, size: u32) -> Sized {
+    let economy = &handbook.economy;
+    let mut needs = needs(handbook, objective, size);
     let mut unfit = std::mem::take(&mut needs.unfit);
     let counts = needs.counts.clone();
     let building = |id: &str| handbook.building(id);
@@ -260,19 +298,19 @@ pub fn check(handbook: &Handbook, objective: &Objective) -> Result<Fit, Vec<Unfi
             _ => {}
         }
     }
+    unfit.dedup();
 
-    let per_area = economy.ships_per_sea_area.max(1);
-    let ships: u32 = counts
-        .iter()
-        .filter(|(id, _)| building(id).is_some_and(|b| b.placement == Placement::Sea))
-        .map(|(_, n)| n)
-        .sum();
-    let sea_areas = needs.min_seas.max(ships.div_ceil(per_area));
-    let trucks: u32 = counts
-        .iter()
-        .filter(|(id, _)| building(id).is_some_and(|b| b.placement == Placement::Road))
-        .map(|(_, n)| n)
-        .sum();
+    let placed = |placement: Placement| -> u32 {
+        counts
+            .iter()
+            .filter(|(id, _)| building(id).is_some_and(|b| b.placement == placement))
+            .map(|(_, n)| n)
+            .sum()
+    };
+    let sea_areas = needs
+        .min_seas
+        .max(placed(Placement::Sea).div_ceil(economy.ships_per_sea_area.max(1)));
+    let trucks = placed(Placement::Road);
     let ground: Vec<(&Building, u32)> = counts
         .iter()
         .filter_map(|(id, &n)| building(id).map(|b| (b, n)))
@@ -284,11 +322,9 @@ pub fn check(handbook: &Handbook, objective: &Objective) -> Result<Fit, Vec<Unfi
         .saturating_sub(economy.protected_blocks_max);
     // Every tile touches a road block; a road block touches at most three tiles
     // (one side continues the road), and a truck stands on a road block.
-    let blocks_for = |districts: u32| {
-        let grids = 2 * districts;
-        let roads = districts.max((tiles + grids).div_ceil(3)).max(trucks);
-        area + grids + roads
-    };
+    let grids = 2 * size;
+    let roads = size.max((tiles + grids).div_ceil(3)).max(trucks);
+    let blocks = area + grids + roads;
     let seas_of = |set: &BTreeSet<u32>| {
         economy
             .sea_areas
@@ -296,38 +332,14 @@ pub fn check(handbook: &Handbook, objective: &Objective) -> Result<Fit, Vec<Unfi
             .filter(|s| set.contains(&s.next_to))
             .count() as u32
     };
-    let fits = |set: &BTreeSet<u32>| {
-        let n = set.len() as u32;
-        n >= min_districts
+    let districts = connected_sets().into_iter().find(|set| {
+        set.len() as u32 == size
+            && size >= min_districts
             && needs.owns.is_subset(set)
             && seas_of(set) >= sea_areas
-            && blocks_for(n) <= n * usable
-    };
-    let allowed = objective
-        .max_districts
-        .unwrap_or(economy.land_districts)
-        .min(economy.land_districts);
-    let sets = connected_sets();
-    let best = sets.iter().find(|s| fits(s));
-    let districts = match best {
-        Some(set) if set.len() as u32 <= allowed => set.clone(),
-        Some(set) => {
-            unfit.push(Unfit::Districts {
-                need: set.len() as u32,
-                allowed,
-            });
-            set.clone()
-        }
-        None => {
-            unfit.push(Unfit::Districts { need: 7, allowed });
-            BTreeSet::new()
-        }
-    };
+            && blocks <= size * usable
+    });
 
-    let n = districts.len() as u32;
-    let blocks = blocks_for(n.max(1));
-    let grids = 2 * n.max(1);
-    let roads = blocks - area - grids;
     let mut moves: u32 = counts
         .iter()
         .filter_map(|(id, &count)| building(id).map(|b| b.moves * count))
@@ -338,8 +350,8 @@ pub fn check(handbook: &Handbook, objective: &Objective) -> Result<Fit, Vec<Unfi
             moves += upgrade.moves * 2 * needs.grid_districts;
         }
     }
-    // Owning n districts means more than the last step's tiles were built.
-    if let Some(step) = economy.district_step(n) {
+    // Owning `size` districts means more than the last step's tiles were built.
+    if let Some(step) = economy.district_step(size) {
         moves = moves.max(step.tiles_more_than + 1);
     }
     // Without a limit the game ends at the turn cap (W1).
@@ -351,15 +363,55 @@ pub fn check(handbook: &Handbook, objective: &Objective) -> Result<Fit, Vec<Unfi
             allowed,
         });
     }
-    if unfit.is_empty() {
-        Ok(Fit {
+    Sized {
+        fit: districts.map(|districts| Fit {
             needs: counts,
             districts,
             sea_areas,
             blocks,
             moves,
-        })
-    } else {
-        Err(unfit)
+        }),
+        unfit,
     }
+}
+
+/// Whether `objective` can be met within the caps and the grids of `handbook`:
+/// the smallest city that holds it, or every reason it cannot.
+pub fn check(handbook: &Handbook, objective: &Objective) -> Result<Fit, Vec<Unfit>> {
+    let economy = &handbook.economy;
+    let allowed = objective
+        .max_districts
+        .unwrap_or(economy.land_districts)
+        .min(economy.land_districts);
+    let mut within: Option<Vec<Unfit>> = None;
+    for size in 1..=economy.land_districts {
+        let sized = evaluate(handbook, objective, size);
+        match sized.fit {
+            Some(fit) if size <= allowed && sized.unfit.is_empty() => return Ok(fit),
+            Some(_) if size <= allowed => {
+                within.get_or_insert(sized.unfit);
+            }
+            Some(_) => {
+                if let Some(unfit) = within {
+                    return Err(unfit);
+                }
+                let mut unfit = sized.unfit;
+                unfit.push(Unfit::Districts {
+                    need: size,
+                    allowed,
+                });
+                return Err(unfit);
+            }
+            None => {}
+        }
+    }
+    if let Some(unfit) = within {
+        return Err(unfit);
+    }
+    let mut unfit = evaluate(handbook, objective, allowed.max(1)).unfit;
+    unfit.push(Unfit::Districts {
+        need: economy.land_districts + 1,
+        allowed,
+    });
+    Err(unfit)
 }

@@ -2,7 +2,7 @@
 //! sea areas, loan, grid upgrades, challenges, trade and the turn track. A room's
 //! custom variant overrides some of them ([`super::Variant`]).
 
-use super::model::Text;
+use super::model::{Scope, Target, Text};
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
@@ -126,6 +126,41 @@ pub struct PriceStep {
     pub percent: u32,
 }
 
+/// When a construction priority starts (B5).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+#[ts(rename = "BuildingCitiesTrigger")]
+pub enum Trigger {
+    /// Once the city counts this many housing units (`Building::housing`).
+    Housing { units: u32 },
+    /// Once the grids of the n-th owned land district stand; `district` needs
+    /// are counted in that district.
+    DistrictGrids { nth: u32 },
+    /// Before the n-th land district may be bought.
+    BeforeDistrict { nth: u32 },
+}
+
+/// What a priority asks for: `count` buildings of `target` in the city or in the
+/// district of the trigger.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(deny_unknown_fields)]
+#[ts(rename = "BuildingCitiesNeed")]
+pub struct Need {
+    pub target: Target,
+    pub count: u32,
+    pub scope: Scope,
+}
+
+/// A construction priority (B5): until its needs stand, only roads, the needed
+/// buildings and their prerequisites may be built.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(deny_unknown_fields)]
+#[ts(rename = "BuildingCitiesPriority")]
+pub struct Priority {
+    pub trigger: Trigger,
+    pub needs: Vec<Need>,
+}
+
 /// Every constant of the game.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(deny_unknown_fields)]
@@ -156,6 +191,8 @@ pub struct Economy {
     pub turn_cap: u32,
     /// Rounds the others play after the first completion (W2).
     pub final_rounds: u32,
+    /// The construction priorities of B5, in rulebook order.
+    pub priorities: Vec<Priority>,
     /// Smallest raise in a legendary auction (E7).
     pub auction_min_raise: u32,
     pub blank_cards_per_deck: u32,
