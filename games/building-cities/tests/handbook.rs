@@ -949,3 +949,94 @@ fn b5_priorities_are_the_rulebooks() {
     assert!(six.sea_areas >= 1);
     assert!(six.needs.get("office").copied() >= Some(1));
 }
+
+struct Names<'a> {
+    cfg: &'a ts_rs::Config,
+    out: &'a mut Vec<(String, String)>,
+}
+
+impl ts_rs::TypeVisitor for Names<'_> {
+    fn visit<T: ts_rs::TS + 'static + ?Sized>(&mut self) {
+        if ts_rs::Dependency::from_ty::<T>(self.cfg).is_none() {
+            return;
+        }
+        let name = T::ident(self.cfg);
+        if self.out.iter().any(|(n, _)| *n == name) {
+            return;
+        }
+        self.out.push((name, T::decl(self.cfg)));
+        T::visit_dependencies(self);
+    }
+}
+
+#[test]
+fn browser_types_are_prefixed_and_the_handbook_serializes() {
+    use ts_rs::TS;
+    let cfg = ts_rs::Config::new();
+    let mut out = Vec::new();
+    let mut names = Names {
+        cfg: &cfg,
+        out: &mut out,
+    };
+    ts_rs::TypeVisitor::visit::<Handbook>(&mut names);
+    ts_rs::TypeVisitor::visit::<Variant>(&mut names);
+    assert!(out.len() >= 30, "{} types", out.len());
+    for (name, decl) in &out {
+        assert!(name.starts_with("BuildingCities"), "{name}");
+        assert!(!decl.is_empty());
+    }
+    assert_eq!(Handbook::ident(&cfg), "BuildingCitiesHandbook");
+    // What the browser receives is the handbook itself, in the files' shapes.
+    let json = serde_json::to_value(hb()).expect("serializes");
+    assert_eq!(json["economy"]["start_bank"], 200);
+    assert_eq!(json["buildings"][0]["size"], "1x1");
+    let card = json["events"]
+        .as_array()
+        .and_then(|e| e.first())
+        .expect("a card");
+    assert_eq!(card["effect"]["kind"], "gain_maya");
+}
+
+#[test]
+fn w3_variants_are_checked() {
+    use building_cities::handbook::VariantError;
+    let ok = |json: &str| {
+        serde_json::from_str::<Variant>(json)
+            .expect("variant")
+            .check()
+    };
+    assert_eq!(ok("{}"), Ok(()));
+    assert_eq!(
+        ok(r#"{"start_bank": 700, "prebuilt_first_district": true}"#),
+        Ok(())
+    );
+    assert_eq!(
+        ok(
+            r#"{"price_steps": [{"from_districts": 3, "percent": 200}, {"from_districts": 5, "percent": 300}]}"#
+        ),
+        Ok(())
+    );
+    assert_eq!(
+        ok(r#"{"start_bank": 100001}"#),
+        Err(VariantError::StartBank)
+    );
+    assert_eq!(ok(r#"{"price_percent": 0}"#), Err(VariantError::Percent));
+    assert_eq!(
+        ok(r#"{"price_steps": [{"from_districts": 3, "percent": 5000}]}"#),
+        Err(VariantError::Percent)
+    );
+    assert_eq!(
+        ok(
+            r#"{"price_steps": [{"from_districts": 5, "percent": 200}, {"from_districts": 3, "percent": 300}]}"#
+        ),
+        Err(VariantError::Steps)
+    );
+    assert_eq!(
+        ok(r#"{"price_steps": [{"from_districts": 1, "percent": 200}]}"#),
+        Err(VariantError::Steps)
+    );
+    assert_eq!(
+        ok(r#"{"price_steps": [{"from_districts": 7, "percent": 200}]}"#),
+        Err(VariantError::Steps)
+    );
+}

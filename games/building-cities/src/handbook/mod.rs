@@ -200,3 +200,41 @@ impl Default for Variant {
         }
     }
 }
+
+/// Why a room's [`Variant`] is refused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "snake_case")]
+#[ts(rename = "BuildingCitiesVariantError")]
+pub enum VariantError {
+    /// `start_bank` above [`Variant::MAX_START_BANK`].
+    StartBank,
+    /// A percent outside [`Variant::PERCENT`].
+    Percent,
+    /// `price_steps` not for districts 2-6, each after the one before.
+    Steps,
+}
+
+impl Variant {
+    pub const MAX_START_BANK: u32 = 100_000;
+    pub const PERCENT: std::ops::RangeInclusive<u32> = 10..=1_000;
+
+    /// Whether the room may play this variant.
+    pub fn check(&self) -> Result<(), VariantError> {
+        if self.start_bank.is_some_and(|b| b > Variant::MAX_START_BANK) {
+            return Err(VariantError::StartBank);
+        }
+        let percents =
+            std::iter::once(self.price_percent).chain(self.price_steps.iter().map(|s| s.percent));
+        if percents.into_iter().any(|p| !Variant::PERCENT.contains(&p)) {
+            return Err(VariantError::Percent);
+        }
+        let mut last = 1;
+        for step in &self.price_steps {
+            if step.from_districts <= last || step.from_districts > 6 {
+                return Err(VariantError::Steps);
+            }
+            last = step.from_districts;
+        }
+        Ok(())
+    }
+}
