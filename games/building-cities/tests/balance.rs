@@ -221,8 +221,17 @@ fn apply(city: &mut City, card: &Card, turn: u32) {
     }
 }
 
-/// Plays the tutorial once; the turn the bank first holds 1,000, if any.
-fn play(h: &Handbook, player: Player, seed: u64) -> Option<u32> {
+/// Plays the tutorial once.
+/// How one game ended.
+struct Outcome {
+    /// The turn the bank first held 1,000, if any.
+    won: Option<u32>,
+    bank: i64,
+    loan: bool,
+    bankrupt: bool,
+}
+
+fn play(h: &Handbook, player: Player, seed: u64) -> Outcome {
     let mut rng = Rng(seed);
     let mut deck: Vec<&Card> = h
         .events
@@ -331,13 +340,23 @@ fn play(h: &Handbook, player: Player, seed: u64) -> Option<u32> {
         if city.bank < 0 {
             if city.loan_taken.is_some() {
                 city.bankrupt = true;
-                return None;
+                return Outcome {
+                    won: None,
+                    bank: city.bank,
+                    loan: true,
+                    bankrupt: true,
+                };
             }
             city.loan_taken = Some(turn);
             city.bank += i64::from(h.economy.loan.amount);
         }
         if city.bank >= 1000 {
-            return Some(turn);
+            return Outcome {
+                won: Some(turn),
+                bank: city.bank,
+                loan: city.loan_taken.is_some(),
+                bankrupt: false,
+            };
         }
         // E3: forced purchase of the next district.
         let step = h.economy.district_step(city.districts.len() as u32 + 1);
@@ -353,23 +372,42 @@ fn play(h: &Handbook, player: Player, seed: u64) -> Option<u32> {
             city.districts.push(district);
         }
     }
-    None
+    Outcome {
+        won: None,
+        bank: city.bank,
+        loan: city.loan_taken.is_some(),
+        bankrupt: false,
+    }
 }
 
-fn rate(player: Player) -> (usize, usize) {
+fn rate(player: Player, label: &str) -> (usize, usize) {
     let h = Handbook::standard();
     let games = 150;
-    let won = (0..games)
-        .filter(|&s| play(h, player, 1000 + s as u64).is_some())
-        .count();
-    (won, games)
+    let outcomes: Vec<Outcome> = (0..games)
+        .map(|s| play(h, player, 1000 + s as u64))
+        .collect();
+    let won: Vec<u32> = outcomes.iter().filter_map(|o| o.won).collect();
+    let mut banks: Vec<i64> = outcomes.iter().map(|o| o.bank).collect();
+    banks.sort_unstable();
+    let mean_turn = won.iter().sum::<u32>() as f64 / won.len().max(1) as f64;
+    println!(
+        "{label}: reached 1,000 in {}/{games} ({} of them with the loan, mean turn {mean_turn:.1}), median final bank {}, loans {}, bankrupt {}",
+        won.len(),
+        outcomes
+            .iter()
+            .filter(|o| o.won.is_some() && o.loan)
+            .count(),
+        banks[banks.len() / 2],
+        outcomes.iter().filter(|o| o.loan).count(),
+        outcomes.iter().filter(|o| o.bankrupt).count(),
+    );
+    (won.len(), games)
 }
 
 #[test]
 fn h_tutorial_is_reachable_by_a_careful_player_and_usually_failed_by_a_random_one() {
-    let (careful, games) = rate(Player::Careful);
-    let (random, _) = rate(Player::Random);
-    println!("tutorial 1,000 Maya in 14 turns: careful {careful}/{games}, random {random}/{games}");
+    let (careful, games) = rate(Player::Careful, "careful");
+    let (random, _) = rate(Player::Random, "random");
     assert!(careful * 100 >= games * 60, "careful {careful}/{games}");
     assert!(random * 100 <= games * 20, "random {random}/{games}");
 }
