@@ -1040,3 +1040,18 @@ fn w3_variants_are_checked() {
         Err(VariantError::Steps)
     );
 }
+
+#[test]
+fn h_the_readme_buildings_table_matches_the_data() {
+    let readme = include_str!("../handbook/README.md");
+    for b in &hb().buildings {
+        let row = readme
+            .lines()
+            .find(|l| l.starts_with(&format!("| `{}` | {} /", b.id, b.name.en)))
+            .unwrap_or_else(|| panic!("no README row for {}", b.id));
+        let cells: Vec<&str> = row.split('|').map(str::trim).collect();
+        assert_eq!(cells[6], b.cost.to_string(), "{}: Maya", b.id);
+        assert_eq!(cells[7], b.moves.to_string(), "{}: moves", b.id);
+        assert_eq!(cells[8], format!("{:+}", b.value), "{}: value", b.id);
+    }
+}
