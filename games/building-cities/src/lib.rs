@@ -9,8 +9,10 @@
 //! own as data (`handbook/`, see its README).
 
 pub mod city;
+pub mod handbook;
 
 pub use city::{
     Block, City, CityData, CityRules, District, Footprint, JUNCTION, Refusal, Rotation, Sea, Spot,
     Tile, TileKind,
 };
+pub use handbook::{Handbook, Variant};
