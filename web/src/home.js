@@ -219,7 +219,8 @@ export function showHome(root, go) {
   api
     .listGames()
     .then((list) => {
-      games = list;
+      // A game the server hosts but this page has no board for is not offered.
+      games = list.filter((g) => gameUI(g.id));
       gameId = (list.find((g) => g.id === 'big-city') ?? list[0])?.id ?? '';
       resetSettings();
       renderForm();
