@@ -70,9 +70,9 @@ export function gameUI(id) {
   return GAMES[id];
 }
 
-/** Player colors, by seat: the pieces' colors on the board. */
-export const SEAT_COLORS = ['#d23c3c', '#2d6fd2', '#e3a712', '#2b9a4c', '#8a4fc4'];
+/** Player colors, by seat (one for each of the six seats a table may have): the pieces' colors on the board. */
+export const SEAT_COLORS = ['#d23c3c', '#2d6fd2', '#e3a712', '#2b9a4c', '#8a4fc4', '#159a9c'];
 export const SEAT_COLOR_NAMES = {
-  en: ['red', 'blue', 'yellow', 'green', 'purple'],
-  fr: ['rouge', 'bleu', 'jaune', 'vert', 'violet'],
+  en: ['red', 'blue', 'yellow', 'green', 'purple', 'teal'],
+  fr: ['rouge', 'bleu', 'jaune', 'vert', 'violet', 'turquoise'],
 };
