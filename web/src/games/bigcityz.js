@@ -31,6 +31,12 @@ export const bigCityz = {
   blurb: () => t('bcz.blurb'),
   createBoard: createBigCityzBoard,
   optionFields: () => [{ key: 'objection_ms', kind: 'number', label: t('opt.big-cityz.objection_ms'), min: OBJECTION_MS.min, max: OBJECTION_MS.max, step: 1000 }],
+  banner(view, mine, seats) {
+    /** @type {BigCityzView} */
+    const v = view;
+    if (v?.phase?.type !== 'objections') return null;
+    return mine ? t('bcz.banner.object') : t('bcz.banner.objections', { name: nameOf(seats, v.phase.seat) });
+  },
   scores(view) {
     /** @type {BigCityzView} */
     const v = view;

@@ -52,6 +52,8 @@ import { bigCityz } from './bigcityz.js';
  * @property {(mv: any, seat: number, seats: SeatLook[]) => string} describeMove
  * @property {(options: any) => OptionField[]} [optionFields]
  * @property {(view: any) => number[] | null} [scores] running scores by seat, if the view has them
+ * @property {(view: any, mine: boolean, seats: SeatLook[]) => string | null} [banner] what the
+ *   table waits for, when "your turn" / "Ana's turn" would not say it (an objection window)
  */
 
 /** @type {Record<string, GameUI>} */

@@ -56,12 +56,18 @@ export function renderBanner(el, state, cue) {
     el.textContent = t('table.game_over');
     return;
   }
+  const looks = seatLooks(state);
+  const said = gameUI(state.table.game)?.banner?.(game.view, mine, looks);
+  if (said) {
+    el.className = mine ? 'turn-banner mine' : 'turn-banner';
+    el.textContent = said;
+    return;
+  }
   if (mine) {
     el.className = 'turn-banner mine';
     el.textContent = t('table.your_turn');
     return;
   }
-  const looks = seatLooks(state);
   const seats = game.awaiting.seats;
   el.className = 'turn-banner';
   const names = seats.map((s) => looks[s]?.name ?? '?');

@@ -97,3 +97,15 @@ test('scores and the lobby option', () => {
   const [field] = bigCityz.optionFields?.({ objection_ms: 10000 }) ?? [];
   assert.deepEqual({ key: field.key, kind: field.kind, min: field.min, max: field.max }, { key: 'objection_ms', kind: 'number', min: 1000, max: 120000 });
 });
+
+test('the top bar says what an objection window waits for', () => {
+  const seats = [{ seat: 0, name: 'Ana', color: '' }, { seat: 1, name: 'Bo', color: '' }];
+  const window = { phase: { type: 'objections', seat: 0, square: null, objectors: [], waiting: [1], window_ms: 4000 } };
+  setLang('en');
+  assert.equal(bigCityz.banner?.(window, true, seats), 'Object or let it stand?');
+  assert.equal(bigCityz.banner?.(window, false, seats), 'Objections to Ana’s card');
+  setLang('fr');
+  assert.equal(bigCityz.banner?.(window, false, seats), 'Contestations ouvertes (carte : Ana)');
+  assert.equal(bigCityz.banner?.({ phase: { type: 'placing', seat: 1, replaced: null } }, true, seats), null);
+  setLang('en');
+});

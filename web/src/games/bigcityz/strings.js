@@ -6,6 +6,8 @@ export const BIG_CITYZ_STRINGS = {
     'bcz.name': 'Big Cityz',
     'bcz.blurb': 'City trivia around four statement boards: place each city card where you think it belongs, object to the others’ guesses with your two vetoes. First to 36. 2 to 6 players.',
     'opt.big-cityz.objection_ms': 'Objection window (ms, 1,000 to 120,000)',
+    'bcz.banner.object': 'Object or let it stand?',
+    'bcz.banner.objections': 'Objections to {name}’s card',
 
     'bcz.st.founded_before1700': 'was founded before 1700',
     'bcz.st.south_of_equator': 'lies south of the equator',
@@ -153,6 +155,8 @@ export const BIG_CITYZ_STRINGS = {
     'bcz.name': 'Big Cityz',
     'bcz.blurb': 'Un quiz de villes autour de quatre panneaux d’affirmations : posez chaque carte ville où elle va, contestez les paris des autres avec vos deux vetos. Le premier à 36. 2 à 6 joueurs.',
     'opt.big-cityz.objection_ms': 'Délai de contestation (ms, de 1 000 à 120 000)',
+    'bcz.banner.object': 'Contester ou laisser passer ?',
+    'bcz.banner.objections': 'Contestations ouvertes (carte : {name})',
 
     'bcz.st.founded_before1700': 'a été fondée avant 1700',
     'bcz.st.south_of_equator': 'est au sud de l’équateur',
