@@ -1,0 +1,552 @@
+//! One test (or more) per ruling of `shared/rules/building-cities.md` that the
+//! state machine carries (B1, B4, B5, B7, B8, E1-E8, W1-W4); the map rulings are
+//! in `tests/city.rs`, the handbook's in `tests/handbook.rs`. Positions are
+//! reached through public moves; the test-setup API only sets a bank or puts a
+//! card on top of a deck.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use building_cities::{
+    BankReason, Block, BuildingCities, District, EndReason, Event, EventKind, GridSide, Mode, Move,
+    Options, Phase, Rotation, Status, View,
+};
+use engine::{Game, Seat, Setup, SetupError, Viewer};
+
+fn game(mode: Mode, seats: u8, objective: &str) -> BuildingCities {
+    BuildingCities::new(&Setup {
+        seats,
+        seed: 7,
+        options: Options {
+            mode,
+            objective: Some(objective.to_string()),
+            ..Options::default()
+        },
+        first_seat: None,
+    })
+    .unwrap()
+}
+
+fn solo(objective: &str) -> BuildingCities {
+    game(Mode::Solo, 1, objective)
+}
+
+fn view(g: &BuildingCities) -> View {
+    g.view(Viewer::Spectator)
+}
+
+fn ok(g: &mut BuildingCities, seat: Seat, mv: Move) -> Vec<Event> {
+    g.apply(seat, &mv)
+        .unwrap_or_else(|e| panic!("{mv:?} refused: {e:?}"))
+}
+
+fn code(g: &mut BuildingCities, seat: Seat, mv: Move) -> &'static str {
+    g.apply(seat, &mv).unwrap_err().code()
+}
+
+fn road(x: u8, y: u8) -> Move {
+    Move::Road {
+        block: Block::new(x, y),
+    }
+}
+
+fn tile(building: &str, x: u8, y: u8) -> Move {
+    Move::Tile {
+        building: building.to_string(),
+        rotation: Rotation::R0,
+        origin: Block::new(x, y),
+    }
+}
+
+/// The rulebook's first turn: a road of 3, the two grids, a house (60 Maya, 10 moves).
+fn first_turn(g: &mut BuildingCities, seat: Seat) {
+    for mv in [
+        road(3, 0),
+        tile("power_grid", 2, 0),
+        tile("water_grid", 4, 0),
+        road(3, 1),
+        road(3, 2),
+        tile("house", 2, 1),
+    ] {
+        ok(g, seat, mv);
+    }
+}
+
+/// Ends the turn with a calm event on top.
+fn end_calm(g: &mut BuildingCities, seat: Seat) -> Vec<Event> {
+    assert!(g.test_stack_event("ev_calm"));
+    ok(g, seat, Move::EndTurn {})
+}
+
+/// The legal road block that leaves the most legal road blocks after it.
+fn first_road(g: &BuildingCities, seat: Seat) -> Option<Move> {
+    g.legal_moves(seat)
+        .into_iter()
+        .filter(|m| matches!(m, Move::Road { .. }))
+        .max_by_key(|m| {
+            let mut copy = g.clone();
+            copy.apply(seat, m).unwrap();
+            copy.city(seat).legal_road_blocks().len()
+        })
+}
+
+/// Builds `n` road blocks (the first legal ones).
+fn roads(g: &mut BuildingCities, seat: Seat, n: usize) {
+    for _ in 0..n {
+        let mv = first_road(g, seat).expect("a road block");
+        ok(g, seat, mv);
+    }
+}
+
+/// A quiet turn: a small bank, one road if any, a calm event.
+fn quiet_turn(g: &mut BuildingCities) -> Vec<Event> {
+    g.test_set_bank(0, 45);
+    if let Some(mv) = first_road(g, 0) {
+        ok(g, 0, mv);
+    }
+    end_calm(g, 0)
+}
+
+fn bank_amounts(events: &[Event], reason: BankReason) -> Vec<i32> {
+    events
+        .iter()
+        .filter_map(|e| match &e.kind {
+            EventKind::Bank {
+                amount, reason: r, ..
+            } if *r == reason => Some(*amount),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn ruling_b1_moves_and_prices_of_the_first_turn() {
+    let mut g = solo("obj_tutorial");
+    first_turn(&mut g, 0);
+    assert_eq!(g.bank(0), 140);
+    assert_eq!(g.moves_left(0), 0);
+    assert_eq!(code(&mut g, 0, road(3, 3)), "not_enough_moves");
+}
+
+#[test]
+fn ruling_b1_a_tile_is_paid_within_one_phase() {
+    let mut g = solo("obj_tutorial");
+    for mv in [
+        road(3, 0),
+        tile("power_grid", 2, 0),
+        tile("water_grid", 4, 0),
+    ] {
+        ok(&mut g, 0, mv);
+    }
+    roads(&mut g, 0, 3);
+    // 4 moves left: a house (5 moves) does not fit.
+    let legal = g.legal_moves(0);
+    assert!(
+        !legal
+            .iter()
+            .any(|m| matches!(m, Move::Tile { building, .. } if building == "house"))
+    );
+}
+
+#[test]
+fn ruling_b4_per_district_limit() {
+    let mut g = solo("obj_tutorial");
+    first_turn(&mut g, 0);
+    end_calm(&mut g, 0);
+    g.test_set_bank(0, 1000);
+    ok(&mut g, 0, tile("tennis_court", 4, 1));
+    assert_eq!(code(&mut g, 0, tile("tennis_court", 4, 2)), "limit");
+}
+
+#[test]
+fn ruling_b5_housing_priority_allows_only_the_needs() {
+    let mut g = solo("obj_tutorial");
+    first_turn(&mut g, 0);
+    end_calm(&mut g, 0);
+    g.test_set_bank(0, 45);
+    ok(&mut g, 0, tile("house", 2, 2));
+    ok(&mut g, 0, tile("house", 4, 1));
+    end_calm(&mut g, 0);
+    g.test_set_bank(0, 45);
+    ok(&mut g, 0, tile("house", 4, 2));
+    ok(&mut g, 0, road(3, 3));
+    end_calm(&mut g, 0);
+    g.test_set_bank(0, 1000);
+    // Before the fifth housing unit a grocery would be fine.
+    let mut before = g.clone();
+    ok(&mut before, 0, tile("grocery", 4, 3));
+    ok(&mut g, 0, tile("house", 2, 3));
+    assert_eq!(code(&mut g, 0, tile("grocery", 4, 3)), "priority");
+    ok(&mut g, 0, tile("elementary_school", 4, 3));
+}
+
+#[test]
+fn ruling_b7_must_build_with_a_rich_bank() {
+    let mut g = solo("obj_tutorial");
+    assert_eq!(g.bank(0), 200);
+    assert_eq!(code(&mut g, 0, Move::EndTurn {}), "must_build");
+    ok(&mut g, 0, road(3, 0));
+    assert_eq!(code(&mut g, 0, Move::EndTurn {}), "must_spend");
+    assert!(!g.legal_moves(0).contains(&Move::EndTurn {}));
+}
+
+#[test]
+fn ruling_b7_three_inactive_turns_at_most() {
+    let mut g = solo("obj_tutorial");
+    g.test_set_bank(0, 150);
+    for _ in 0..3 {
+        end_calm(&mut g, 0);
+    }
+    assert_eq!(view(&g).players[0].inactive_turns, 3);
+    assert_eq!(code(&mut g, 0, Move::EndTurn {}), "must_build");
+}
+
+#[test]
+fn ruling_b7_a_timeout_is_an_inactive_turn() {
+    let mut g = solo("obj_six_districts");
+    first_turn(&mut g, 0);
+    end_calm(&mut g, 0);
+    g.test_set_bank(0, 1000);
+    let round = g.round();
+    assert!(g.test_stack_event("ev_calm"));
+    g.timeout();
+    assert_eq!(g.round(), round + 1);
+    assert_eq!(view(&g).players[0].inactive_turns, 1);
+}
+
+#[test]
+fn ruling_e1_start_bank_and_objective() {
+    let g = solo("obj_three_hotels");
+    assert_eq!(g.bank(0), 200);
+    assert_eq!(view(&g).objective, "obj_three_hotels");
+    let setup = |seed| Setup {
+        seats: 1,
+        seed,
+        options: Options {
+            protected_areas: true,
+            ..Options::default()
+        },
+        first_seat: None,
+    };
+    let a = BuildingCities::new(&setup(3)).unwrap();
+    let b = BuildingCities::new(&setup(3)).unwrap();
+    assert_eq!(view(&a).objective, view(&b).objective);
+    assert!(!view(&a).objective.starts_with("obj_blank"));
+    assert!(!view(&a).players[0].city.protected.is_empty());
+}
+
+#[test]
+fn ruling_e2_event_to_the_bottom_then_value_collected() {
+    let mut g = solo("obj_tutorial");
+    first_turn(&mut g, 0);
+    let left = view(&g).events_left;
+    let events = end_calm(&mut g, 0);
+    assert!(
+        events
+            .iter()
+            .any(|e| matches!(&e.kind, EventKind::EventCard { card, .. } if card == "ev_calm"))
+    );
+    assert_eq!(bank_amounts(&events, BankReason::DistrictValue), vec![2]);
+    assert_eq!(view(&g).events_left, left);
+    assert_eq!(g.bank(0), 142);
+    assert_eq!(g.round(), 2);
+}
+
+#[test]
+fn ruling_e2_turn_track_multiplier_once() {
+    let mut g = solo("obj_tutorial");
+    first_turn(&mut g, 0);
+    end_calm(&mut g, 0);
+    let mut seen = Vec::new();
+    while g.round() <= 13 {
+        let round = g.round();
+        let events = quiet_turn(&mut g);
+        seen.push((round, bank_amounts(&events, BankReason::DistrictValue)));
+    }
+    let at = |r: u32| seen.iter().find(|(x, _)| *x == r).unwrap().1.clone();
+    assert_eq!(at(12), vec![4]);
+    assert_eq!(at(11), vec![2]);
+    assert_eq!(at(13), vec![2]);
+}
+
+#[test]
+fn ruling_e3_conditions_and_forced_purchase() {
+    let mut g = solo("obj_six_districts");
+    first_turn(&mut g, 0);
+    assert_eq!(
+        code(
+            &mut g,
+            0,
+            Move::BuyDistrict {
+                district: District::D2
+            }
+        ),
+        "district_conditions"
+    );
+    end_calm(&mut g, 0);
+    g.test_set_bank(0, 45);
+    roads(&mut g, 0, 4);
+    end_calm(&mut g, 0);
+    g.test_set_bank(0, 200);
+    roads(&mut g, 0, 10);
+    end_calm(&mut g, 0);
+    g.test_set_bank(0, 900);
+    roads(&mut g, 0, 10);
+    end_calm(&mut g, 0);
+    assert_eq!(view(&g).phase, Phase::ForcedPurchase { seat: 0 });
+    assert!(
+        g.legal_moves(0)
+            .iter()
+            .all(|m| matches!(m, Move::BuyDistrict { .. }))
+    );
+    let bank = g.bank(0);
+    ok(
+        &mut g,
+        0,
+        Move::BuyDistrict {
+            district: District::D4,
+        },
+    );
+    assert_eq!(g.bank(0), bank - 300);
+    assert_eq!(g.city(0).districts(), &[District::D1, District::D4]);
+    assert_eq!(view(&g).phase, Phase::Building);
+}
+
+#[test]
+fn ruling_e4_loan_repayment_and_bankruptcy() {
+    let mut g = solo("obj_tutorial");
+    first_turn(&mut g, 0);
+    g.test_set_bank(0, -100);
+    let events = end_calm(&mut g, 0);
+    assert_eq!(bank_amounts(&events, BankReason::Loan), vec![300]);
+    let v = view(&g);
+    assert_eq!(v.players[0].loan_due, Some(16));
+    assert_eq!(g.bank(0), 202);
+    assert_eq!(code(&mut g, 0, Move::RepayLoan {}), "cannot_repay");
+    g.test_set_bank(0, 600);
+    ok(&mut g, 0, Move::RepayLoan {});
+    assert_eq!(g.bank(0), 100);
+    assert_eq!(view(&g).players[0].loan_due, None);
+    // The loan is once per game: below 0 again is bankruptcy.
+    g.test_set_bank(0, -10);
+    end_calm(&mut g, 0);
+    assert_eq!(view(&g).players[0].status, Status::Bankrupt);
+    assert_eq!(g.outcome().unwrap().winners, Vec::<Seat>::new());
+}
+
+#[test]
+fn ruling_e4_unpaid_for_fifteen_turns_is_bankruptcy() {
+    let mut g = solo("obj_six_districts");
+    first_turn(&mut g, 0);
+    g.test_set_bank(0, -100);
+    end_calm(&mut g, 0);
+    for _ in 0..14 {
+        quiet_turn(&mut g);
+        assert!(g.outcome().is_none(), "round {}", g.round());
+    }
+    quiet_turn(&mut g);
+    assert_eq!(view(&g).players[0].status, Status::Bankrupt);
+}
+
+#[test]
+fn ruling_e6_goods_with_the_first_industry() {
+    let mut g = solo("obj_tutorial");
+    first_turn(&mut g, 0);
+    end_calm(&mut g, 0);
+    g.test_set_bank(0, 1000);
+    let events = ok(&mut g, 0, tile("factory", 4, 1));
+    let goods = events
+        .iter()
+        .find_map(|e| match &e.kind {
+            EventKind::Goods { goods, .. } => Some(goods.clone()),
+            _ => None,
+        })
+        .expect("goods rolled");
+    assert_eq!(goods.len(), 2);
+    assert_ne!(goods[0], goods[1]);
+    assert_eq!(view(&g).players[0].goods, goods);
+}
+
+#[test]
+fn ruling_e7_legendary_offer_then_back_to_the_challenge_deck() {
+    let mut g = solo("obj_tutorial");
+    first_turn(&mut g, 0);
+    assert_eq!(
+        code(&mut g, 0, tile("symbol_of_freedom", 4, 1)),
+        "not_offered"
+    );
+    assert!(g.test_stack_event("ev_legendary_symbol_of_freedom"));
+    ok(&mut g, 0, Move::EndTurn {});
+    assert_eq!(
+        view(&g).players[0].legendary_offer.as_deref(),
+        Some("symbol_of_freedom")
+    );
+    // It needs two districts.
+    g.test_set_bank(0, 5000);
+    assert_eq!(
+        code(&mut g, 0, tile("symbol_of_freedom", 4, 1)),
+        "requirement"
+    );
+    let challenges = view(&g).challenges_left;
+    g.test_set_bank(0, 150);
+    let events = end_calm(&mut g, 0);
+    assert!(
+        events
+            .iter()
+            .any(|e| matches!(&e.kind, EventKind::LegendaryReturned { .. }))
+    );
+    assert_eq!(view(&g).challenges_left, challenges + 1);
+    assert_eq!(view(&g).players[0].legendary_offer, None);
+}
+
+#[test]
+fn ruling_e7_no_legendary_without_a_card() {
+    let mut g = solo("obj_tutorial");
+    first_turn(&mut g, 0);
+    end_calm(&mut g, 0);
+    g.test_set_bank(0, 5000);
+    assert_eq!(code(&mut g, 0, tile("pyramid_museum", 4, 1)), "not_offered");
+}
+
+#[test]
+fn ruling_e8_upgrade_pays_and_rolls() {
+    let mut g = solo("obj_grid_masters");
+    first_turn(&mut g, 0);
+    end_calm(&mut g, 0);
+    g.test_set_bank(0, 1000);
+    let mv = Move::Upgrade {
+        district: District::D1,
+        grid: GridSide::Power,
+    };
+    let events = ok(&mut g, 0, mv);
+    assert_eq!(bank_amounts(&events, BankReason::Upgrade), vec![-150]);
+    assert_eq!(g.moves_left(0), 8);
+    let (roll, level) = events
+        .iter()
+        .find_map(|e| match &e.kind {
+            EventKind::Upgrade { roll, level, .. } => Some((*roll, *level)),
+            _ => None,
+        })
+        .unwrap();
+    assert_eq!(level, if roll >= 3 { 2 } else { 1 });
+    assert_eq!(view(&g).players[0].grid_levels[0][0], level);
+    let no_grid = Move::Upgrade {
+        district: District::D2,
+        grid: GridSide::Water,
+    };
+    assert_eq!(code(&mut g, 0, no_grid), "no_upgrade");
+}
+
+#[test]
+fn ruling_w1_objective_met_wins() {
+    let mut g = solo("obj_tutorial");
+    first_turn(&mut g, 0);
+    g.test_set_bank(0, 2000);
+    end_calm(&mut g, 0);
+    assert_eq!(g.outcome().unwrap().winners, vec![0]);
+    assert_eq!(code(&mut g, 0, Move::EndTurn {}), "game_over");
+}
+
+#[test]
+fn ruling_w1_turn_limit_passes() {
+    let mut g = solo("obj_tutorial");
+    first_turn(&mut g, 0);
+    end_calm(&mut g, 0);
+    let mut last = Vec::new();
+    while g.outcome().is_none() {
+        last = quiet_turn(&mut g);
+    }
+    assert_eq!(g.round(), 14);
+    assert!(last.iter().any(|e| matches!(
+        e.kind,
+        EventKind::GameOver {
+            reason: EndReason::TurnLimit,
+            ..
+        }
+    )));
+    assert!(g.outcome().unwrap().winners.is_empty());
+}
+
+#[test]
+fn ruling_w2_frozen_then_five_rounds() {
+    let mut g = game(Mode::FairPlay, 2, "obj_tutorial");
+    first_turn(&mut g, 0);
+    first_turn(&mut g, 1);
+    g.test_set_bank(0, 3000);
+    end_calm(&mut g, 0);
+    end_calm(&mut g, 1);
+    let v = view(&g);
+    assert_eq!(v.players[0].frozen_round, Some(1));
+    assert_eq!(g.awaiting().seats, vec![1]);
+    let bank = g.bank(0);
+    for _ in 0..5 {
+        if g.outcome().is_some() {
+            break;
+        }
+        g.test_set_bank(1, 45);
+        let mv = first_road(&g, 1).unwrap();
+        ok(&mut g, 1, mv);
+        end_calm(&mut g, 1);
+    }
+    assert_eq!(g.bank(0), bank, "a frozen city collects nothing");
+    assert_eq!(g.outcome().unwrap().winners, vec![0]);
+    assert_eq!(g.round(), 6);
+}
+
+#[test]
+fn ruling_w2_race_ends_at_once_higher_bank_wins() {
+    let mut g = game(Mode::FairPlay, 2, "obj_first_to_3000");
+    first_turn(&mut g, 0);
+    first_turn(&mut g, 1);
+    g.test_set_bank(0, 3500);
+    g.test_set_bank(1, 4000);
+    end_calm(&mut g, 0);
+    end_calm(&mut g, 1);
+    let o = g.outcome().unwrap();
+    assert_eq!(o.winners, vec![1]);
+}
+
+#[test]
+fn ruling_w3_modes_and_seats() {
+    let try_new = |mode, seats| {
+        BuildingCities::new(&Setup {
+            seats,
+            seed: 1,
+            options: Options {
+                mode,
+                ..Options::default()
+            },
+            first_seat: None,
+        })
+        .err()
+    };
+    assert_eq!(
+        try_new(Mode::Solo, 2),
+        Some(SetupError::Seats { min: 1, max: 1 })
+    );
+    assert_eq!(
+        try_new(Mode::FairPlay, 1),
+        Some(SetupError::Seats { min: 2, max: 4 })
+    );
+    assert_eq!(
+        try_new(Mode::Despicable, 5),
+        Some(SetupError::Seats { min: 2, max: 4 })
+    );
+    assert_eq!(try_new(Mode::Despicable, 3), None);
+}
+
+#[test]
+fn ruling_w4_everyone_builds_at_the_same_time() {
+    let mut g = game(Mode::FairPlay, 3, "obj_tutorial");
+    assert_eq!(g.awaiting().seats, vec![0, 1, 2]);
+    ok(&mut g, 1, road(3, 0));
+    assert!(g.city(1).is_road(Block::new(3, 0)));
+    assert!(!g.city(0).is_road(Block::new(3, 0)));
+    first_turn(&mut g, 0);
+    end_calm(&mut g, 0);
+    assert_eq!(g.awaiting().seats, vec![1, 2]);
+    assert_eq!(code(&mut g, 0, road(3, 3)), "not_your_turn");
+    let round = g.round();
+    g.timeout();
+    assert_eq!(g.round(), round + 1);
+    assert_eq!(g.awaiting().seats, vec![0, 1, 2]);
+}
