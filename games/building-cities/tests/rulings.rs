@@ -550,3 +550,219 @@ fn ruling_w4_everyone_builds_at_the_same_time() {
     assert_eq!(g.round(), round + 1);
     assert_eq!(g.awaiting().seats, vec![0, 1, 2]);
 }
+
+/// Ends the seat's turn with a calm event on top, whatever B7 says (a timeout).
+fn next_turn(g: &mut BuildingCities) -> Vec<Event> {
+    assert!(g.test_stack_event("ev_calm"));
+    g.timeout()
+}
+
+/// Grows every seat's city to its second district (D4) through the E3
+/// forced purchase.
+fn two_districts(g: &mut BuildingCities) {
+    let seats = g.seats();
+    for s in 0..seats {
+        first_turn(g, s);
+    }
+    for s in 0..seats {
+        end_calm(g, s);
+    }
+    for (bank, n) in [(45, 4), (200, 10), (900, 10)] {
+        for s in 0..seats {
+            g.test_set_bank(s, bank);
+            roads(g, s, n);
+        }
+        for s in 0..seats {
+            if g.awaiting().includes(s) {
+                end_calm(g, s);
+            }
+        }
+    }
+    while let Phase::ForcedPurchase { seat } = view(g).phase {
+        ok(
+            g,
+            seat,
+            Move::BuyDistrict {
+                district: District::D4,
+            },
+        );
+    }
+    for s in 0..seats {
+        assert_eq!(g.city(s).districts().len(), 2);
+    }
+}
+
+fn challenge_events(events: &[Event]) -> Vec<EventKind> {
+    events
+        .iter()
+        .filter(|e| {
+            matches!(
+                e.kind,
+                EventKind::ChallengeCard { .. }
+                    | EventKind::TaskForceKept { .. }
+                    | EventKind::ChallengeKept { .. }
+            )
+        })
+        .map(|e| e.kind.clone())
+        .collect()
+}
+
+#[test]
+fn ruling_e5_challenges_every_fourth_turn_after_the_second_district() {
+    let mut g = solo("obj_six_districts");
+    two_districts(&mut g);
+    for _ in 0..3 {
+        assert!(challenge_events(&next_turn(&mut g)).is_empty());
+    }
+    assert!(g.test_stack_challenge("ch_bridge_collapse"));
+    let events = next_turn(&mut g);
+    assert_eq!(
+        challenge_events(&events),
+        vec![EventKind::ChallengeCard {
+            seat: 0,
+            card: "ch_bridge_collapse".into(),
+            cancelled: false
+        }]
+    );
+    assert_eq!(bank_amounts(&events, BankReason::Challenge), vec![-300]);
+    for _ in 0..3 {
+        next_turn(&mut g);
+    }
+    assert!(g.test_stack_challenge("ch_task_force"));
+    let events = next_turn(&mut g);
+    assert_eq!(
+        challenge_events(&events),
+        vec![EventKind::TaskForceKept { seat: 0 }]
+    );
+    for _ in 0..3 {
+        next_turn(&mut g);
+    }
+    assert!(g.test_stack_challenge("ch_bridge_collapse"));
+    let events = next_turn(&mut g);
+    assert!(matches!(
+        challenge_events(&events)[..],
+        [EventKind::ChallengeCard {
+            cancelled: true,
+            ..
+        }]
+    ));
+    assert!(bank_amounts(&events, BankReason::Challenge).is_empty());
+    assert_eq!(view(&g).players[0].task_forces, 0);
+}
+
+#[test]
+fn ruling_e5_despicable_hand_is_hidden_and_played_on_an_opponent() {
+    let mut g = game(Mode::Despicable, 2, "obj_six_districts");
+    two_districts(&mut g);
+    for _ in 0..3 {
+        g.test_stack_event("ev_calm");
+        g.timeout();
+    }
+    // Seat 0 draws the collapse, seat 1 a Task Force.
+    assert!(g.test_stack_challenge("ch_task_force"));
+    assert!(g.test_stack_challenge("ch_bridge_collapse"));
+    g.test_stack_event("ev_calm");
+    g.timeout();
+    assert_eq!(view(&g).phase, Phase::PlayChallenge { seat: 0 });
+    let public = view(&g);
+    assert_eq!(public.players[0].hand, 1);
+    assert_eq!(
+        g.private_view(0).hand,
+        Some(vec!["ch_bridge_collapse".to_string()])
+    );
+    assert_eq!(g.private_view(1).hand, None);
+    assert_eq!(
+        serde_json::to_value(g.view(Viewer::Seat(1))).unwrap(),
+        serde_json::to_value(&public).unwrap()
+    );
+    assert_eq!(
+        code(&mut g, 0, Move::PlayChallenge { card: 0, target: 0 }),
+        "no_such_target"
+    );
+    let events = ok(&mut g, 0, Move::PlayChallenge { card: 0, target: 1 });
+    assert!(events.iter().any(|e| matches!(
+        &e.kind,
+        EventKind::Bank {
+            seat: 1,
+            amount: -300,
+            reason: BankReason::Challenge,
+            ..
+        }
+    )));
+    // Seat 1 holds only a Task Force: nothing to play, the round goes on.
+    assert_eq!(view(&g).players[1].hand, 1);
+    assert_eq!(view(&g).phase, Phase::Building);
+    for _ in 0..3 {
+        g.test_stack_event("ev_calm");
+        g.timeout();
+    }
+    assert!(g.test_stack_challenge("ch_bridge_collapse"));
+    g.test_stack_event("ev_calm");
+    g.timeout();
+    ok(&mut g, 0, Move::PlayChallenge { card: 0, target: 1 });
+    assert_eq!(view(&g).phase, Phase::TaskForcePrompt { by: 0, target: 1 });
+    assert!(g.awaiting().window_ms.is_some());
+    let events = ok(&mut g, 1, Move::UseTaskForce {});
+    assert!(!events.iter().any(|e| matches!(
+        &e.kind,
+        EventKind::Bank {
+            seat: 1,
+            reason: BankReason::Challenge,
+            ..
+        }
+    )));
+}
+
+/// Places the first legal tile of `building` in `district`, laying roads in
+/// the district until one fits.
+fn place_in(g: &mut BuildingCities, building: &str, district: District) {
+    for _ in 0..12 {
+        let found = g.legal_moves(0).into_iter().find(|m| {
+            matches!(m, Move::Tile { building: b, origin, .. }
+                if b == building && origin.district() == Some(district))
+        });
+        if let Some(mv) = found {
+            ok(g, 0, mv);
+            return;
+        }
+        let road = g
+            .legal_moves(0)
+            .into_iter()
+            .filter(|m| matches!(m, Move::Road { block } if block.district() == Some(district)))
+            .max_by_key(|m| {
+                let mut copy = g.clone();
+                copy.apply(0, m).unwrap();
+                copy.city(0).legal_road_blocks().len()
+            })
+            .expect("a road in the district");
+        ok(g, 0, road);
+    }
+    panic!("no spot for {building}");
+}
+
+#[test]
+fn ruling_b8_metros_pair_on_consecutive_turns() {
+    let mut g = solo("obj_transit_city");
+    two_districts(&mut g);
+    let d4 = District::D4;
+    for step in [
+        &["power_grid", "water_grid", "house"][..],
+        &["grocery", "grocery"],
+        &["grocery", "factory"],
+    ] {
+        g.test_set_bank(0, 10_000);
+        for b in step {
+            place_in(&mut g, b, d4);
+        }
+        next_turn(&mut g);
+    }
+    g.test_set_bank(0, 10_000);
+    place_in(&mut g, "metro_station", District::D1);
+    next_turn(&mut g);
+    let alone = view(&g).players[0].district_value;
+    g.test_set_bank(0, 10_000);
+    place_in(&mut g, "metro_station", d4);
+    next_turn(&mut g);
+    let paired = view(&g).players[0].district_value;
+    assert_eq!(paired - alone, 120, "both metros count once paired");
+}
