@@ -204,6 +204,9 @@ impl BuildingCities {
                         building: building.clone(),
                     });
                 };
+                if !footprint(size).rotations().contains(rotation) {
+                    return Err(Rule::SquareRotation);
+                }
                 let census = Census::of(&self.hb, p);
                 let needs = self.open_needs(seat, &census);
                 let cost = self.precheck(seat, &census, &needs, b)?;

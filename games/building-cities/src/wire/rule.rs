@@ -22,6 +22,8 @@ pub enum Rule {
     NotBuildable {
         building: String,
     },
+    /// A square tile has one rotation (`R0`): a quarter turn is the same shape.
+    SquareRotation,
     /// B1: not enough moves left in this phase.
     NotEnoughMoves {
         needed: u32,
@@ -89,6 +91,7 @@ impl engine::Rule for Rule {
             Rule::Map { .. } => "map",
             Rule::UnknownBuilding { .. } => "unknown_building",
             Rule::NotBuildable { .. } => "not_buildable",
+            Rule::SquareRotation => "square_rotation",
             Rule::NotEnoughMoves { .. } => "not_enough_moves",
             Rule::NotEnoughMaya { .. } => "not_enough_maya",
             Rule::Limit { .. } => "limit",
