@@ -78,7 +78,9 @@ fn greedy(g: &BuildingCities, seat: Seat, moves: Vec<Move>) -> Move {
         .any(|x| matches!(x, Goal::Bank { .. }));
     let bank = g.bank(seat);
     // Repay the loan as soon as it leaves a cushion.
-    if moves.contains(&Move::RepayLoan {}) && bank >= 700 {
+    let due = g.view(Viewer::Seat(seat)).players[usize::from(seat)].loan_due;
+    let due_soon = due.is_some_and(|d| d <= g.round() + 1);
+    if moves.contains(&Move::RepayLoan {}) && (due_soon || (!wants_bank && bank >= 700)) {
         return Move::RepayLoan {};
     }
     if let Some(m) = moves.iter().find(|m| matches!(m, Move::BuyDistrict { .. })) {
@@ -108,8 +110,18 @@ fn greedy(g: &BuildingCities, seat: Seat, moves: Vec<Move>) -> Move {
     let roads_now = city.legal_road_blocks().len();
     let can_end = moves.contains(&Move::EndTurn {});
     let road_price = hb.economy.price(10, city.districts().len() as u32) as i32;
+    // A bank objective pays a forced purchase (E3) for crossing the tile count.
+    let built: u32 = city.districts().iter().map(|d| city.built_in(*d)).sum();
+    let next = hb.economy.district_step(city.districts().len() as u32 + 1);
+    let crossing = wants_bank && next.is_some_and(|s| built >= s.tiles_more_than);
+    let crossing_cost = if crossing {
+        next.map_or(0, |s| s.price as i32)
+    } else {
+        0
+    };
     // Roads toward free space first when the districts run short of spots.
     if roads_now > 0
+        && !crossing
         && spots < 2
         && bank >= road_price
         && g.moves_left(seat) >= 1
@@ -142,6 +154,9 @@ fn greedy(g: &BuildingCities, seat: Seat, moves: Vec<Move>) -> Move {
         let gain = value - g.value_now(seat);
         let cost = hb.economy.price(b.cost, city.districts().len() as u32) as i32;
         let mut net = gain * horizon - cost;
+        if matches!(m, Move::Tile { .. }) {
+            net -= crossing_cost;
+        }
         if goal_targets.iter().any(|t| b.is(t)) {
             net += 2_000;
         }
@@ -156,14 +171,28 @@ fn greedy(g: &BuildingCities, seat: Seat, moves: Vec<Move>) -> Move {
     if can_end {
         return Move::EndTurn {};
     }
-    // B7 forces a spend: the road that opens most, or the cheapest move.
-    best_road(g, seat, &moves)
-        .or_else(|| {
-            moves
-                .iter()
-                .find(|m| !matches!(m, Move::RepayLoan {}))
-                .cloned()
-        })
+    // B7 forces a spend: the cheapest move (the road that opens most on a tie).
+    let price = |m: &Move| -> u32 {
+        let id = match m {
+            Move::Road { .. } => "road",
+            Move::Tile { building, .. } => building.as_str(),
+            Move::Truck { .. } => "truck",
+            Move::Ship { .. } => "cargo_ship",
+            Move::Upgrade { .. } => return 150,
+            _ => return u32::MAX,
+        };
+        hb.building(id).map_or(u32::MAX, |b| b.cost)
+    };
+    let cheapest = moves.iter().map(price).min().unwrap_or(u32::MAX);
+    if cheapest == 10
+        && let Some(m) = best_road(g, seat, &moves)
+    {
+        return m;
+    }
+    moves
+        .iter()
+        .find(|m| price(m) == cheapest)
+        .cloned()
         .unwrap_or_else(|| moves[0].clone())
 }
 
