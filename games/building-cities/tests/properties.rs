@@ -215,11 +215,16 @@ fn play(mode: Mode, seats: u8, seed: u64, steps: usize) {
                     "loan unpaid after turn {due}"
                 );
             }
-            // Hands only as counts; every seat sees the public view.
-            let own = g.private_view(s).hand.map_or(0, |h| h.len());
-            assert_eq!(own as u32, v.players[i].hand);
+            // Hands only as counts; a seat's view is the public one with
+            // his own hand laid over it.
+            let own = g.private_view(s).hand;
+            assert_eq!(own.as_ref().map_or(0, Vec::len) as u32, v.players[i].hand);
+            assert_eq!(v.hand, None);
+            let mut seen = g.view(Viewer::Seat(s));
+            assert_eq!(seen.hand, own);
+            seen.hand = None;
             assert_eq!(
-                serde_json::to_value(g.view(Viewer::Seat(s))).unwrap(),
+                serde_json::to_value(&seen).unwrap(),
                 serde_json::to_value(&v).unwrap()
             );
         }

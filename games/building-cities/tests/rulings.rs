@@ -766,3 +766,54 @@ fn ruling_b8_metros_pair_on_consecutive_turns() {
     let paired = view(&g).players[0].district_value;
     assert_eq!(paired - alone, 120, "both metros count once paired");
 }
+
+#[test]
+fn ruling_e7_despicable_open_auction_tie_to_the_drawer() {
+    let mut g = game(Mode::Despicable, 2, "obj_six_districts");
+    two_districts(&mut g);
+    g.test_set_bank(0, 2000);
+    g.test_set_bank(1, 2000);
+    assert!(g.test_stack_event("ev_legendary_symbol_of_freedom"));
+    g.timeout();
+    let Phase::Auction {
+        building,
+        drawer,
+        high_bid,
+        high_bidder,
+    } = view(&g).phase
+    else {
+        panic!("no auction: {:?}", view(&g).phase);
+    };
+    assert_eq!((building.as_str(), drawer), ("symbol_of_freedom", 0));
+    assert_eq!((high_bid, high_bidder), (600, 0));
+    assert_eq!(g.awaiting().seats, vec![1]);
+    assert!(g.awaiting().window_ms.is_some());
+    assert_eq!(code(&mut g, 1, Move::Bid { amount: 620 }), "bad_bid");
+    ok(&mut g, 1, Move::Bid { amount: 650 });
+    assert_eq!(g.awaiting().seats, vec![0]);
+    // The drawer may match: a tie goes to him.
+    ok(&mut g, 0, Move::Bid { amount: 650 });
+    let bank = g.bank(0);
+    let events = ok(&mut g, 1, Move::PassAuction {});
+    assert_eq!(bank_amounts(&events, BankReason::Auction), vec![-650]);
+    assert_eq!(g.bank(0), bank - 650);
+    assert!(events.iter().any(|e| matches!(
+        &e.kind,
+        EventKind::AuctionWon {
+            seat: 0,
+            price: 650,
+            ..
+        }
+    )));
+    // Placed in a later building phase for its moves only.
+    while view(&g).phase != Phase::Building {
+        g.timeout();
+    }
+    let mv = g
+        .legal_moves(0)
+        .into_iter()
+        .find(|m| matches!(m, Move::Tile { building, .. } if building == "symbol_of_freedom"))
+        .expect("the won building may be placed");
+    let events = ok(&mut g, 0, mv);
+    assert!(bank_amounts(&events, BankReason::Build).is_empty());
+}

@@ -36,8 +36,8 @@ impl BuildingCities {
         }
     }
 
-    /// The public view (a seat's view is the same: its hand is in `private_view`).
-    pub(crate) fn view(&self, _viewer: Viewer) -> View {
+    /// The public view, with the viewer's own hand (the `private_view` overlay).
+    pub(crate) fn view(&self, viewer: Viewer) -> View {
         let players = self
             .players
             .iter()
@@ -79,6 +79,10 @@ impl BuildingCities {
             events_left: self.events.len() as u32,
             challenges_left: self.challenges.len() as u32,
             winners: self.winners.clone(),
+            hand: match viewer {
+                Viewer::Seat(seat) => self.private_view(seat).hand,
+                Viewer::Spectator => None,
+            },
         }
     }
 

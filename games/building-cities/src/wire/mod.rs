@@ -391,6 +391,9 @@ pub struct View {
     pub events_left: u32,
     pub challenges_left: u32,
     pub winners: Vec<u8>,
+    /// The viewer's own Despicable hand (card ids): `null` for spectators and
+    /// in the public view; a seat's [`Private`] overlay fills it.
+    pub hand: Option<Vec<String>>,
 }
 
 /// A seat's own hidden hand (Despicable Annihilation).
