@@ -817,3 +817,57 @@ fn ruling_e7_despicable_open_auction_tie_to_the_drawer() {
     let events = ok(&mut g, 0, mv);
     assert!(bank_amounts(&events, BankReason::Build).is_empty());
 }
+
+#[test]
+fn ruling_e6_trade_pays_the_drawer_and_half_to_the_partner() {
+    let mut g = game(Mode::FairPlay, 2, "obj_six_districts");
+    first_turn(&mut g, 0);
+    first_turn(&mut g, 1);
+    end_calm(&mut g, 0);
+    end_calm(&mut g, 1);
+    for s in 0..2 {
+        g.test_set_bank(s, 1000);
+        ok(&mut g, s, tile("factory", 4, 1));
+    }
+    let goods: Vec<Vec<String>> = (0..2).map(|s| view(&g).players[s].goods.clone()).collect();
+    let lacks = goods[0].iter().filter(|x| !goods[1].contains(x)).count() as i32;
+    let mut traded = false;
+    for _ in 0..30 {
+        assert!(g.test_stack_event("ev_trade_road"));
+        let events = g.timeout();
+        let roll = events.iter().find_map(|e| match &e.kind {
+            EventKind::TradeRoll {
+                seat: 0,
+                roll,
+                partner,
+            } => Some((*roll, *partner)),
+            _ => None,
+        });
+        let (roll, partner) = roll.expect("seat 0 drew the trade card");
+        let to = |seat: Seat| -> Vec<i32> {
+            events
+                .iter()
+                .filter_map(|e| match &e.kind {
+                    EventKind::Bank {
+                        seat: s,
+                        amount,
+                        reason: BankReason::Trade,
+                        ..
+                    } if *s == seat => Some(*amount),
+                    _ => None,
+                })
+                .collect()
+        };
+        if roll == 1 {
+            assert_eq!(partner, None);
+        } else if partner == Some(1) {
+            if lacks > 0 {
+                assert!(to(0).contains(&(200 * lacks)));
+                assert!(to(1).contains(&(100 * lacks)));
+            }
+            traded = true;
+            break;
+        }
+    }
+    assert!(traded, "no trade in 30 turns");
+}
