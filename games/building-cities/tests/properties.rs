@@ -118,8 +118,13 @@ fn check_city(g: &BuildingCities, seat: Seat) {
 }
 
 /// B5: while 5 housing units stand without 2 services and a school, only
-/// roads, grids, the needs and their prerequisites are built.
+/// roads, grids, the needs and their prerequisites are built. Checked with one
+/// district only: the second district's priority (shops, an industry) may be
+/// open at the same time and allows its own needs.
 fn priority_open(g: &BuildingCities, seat: Seat) -> bool {
+    if g.city(seat).districts().len() > 1 {
+        return false;
+    }
     let hb = g.handbook();
     let mut housing = 0;
     let mut services = 0;
