@@ -1,0 +1,404 @@
+//! The public wire types of Building Cities: lobby [`Options`], a seat's
+//! [`Move`], what a viewer sees ([`View`], [`Private`]), the public game log
+//! ([`Event`]) and the refusals ([`Rule`]). Every type is named
+//! `BuildingCities...` for the browser.
+
+use crate::city::{Block, CityData, District, Rotation, Sea};
+use crate::handbook::Variant;
+use crate::handbook::cards::Effect;
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+
+mod rule;
+pub use rule::Rule;
+
+/// W3: the three ways to play.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+#[ts(rename = "BuildingCitiesMode")]
+pub enum Mode {
+    /// Player vs Events: one seat.
+    #[default]
+    Solo,
+    /// 2-4 players, challenges hit their drawer, trade partners rotate.
+    FairPlay,
+    /// 2-4 players, challenges are kept face down and played on opponents.
+    Despicable,
+}
+
+/// Variants and settings chosen in the lobby; `{}` is a standard solo game.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(default, deny_unknown_fields)]
+#[ts(rename = "BuildingCitiesOptions")]
+pub struct Options {
+    pub mode: Mode,
+    /// E1: an objective id; `None` draws it from the shuffled deck.
+    pub objective: Option<String>,
+    /// M4: a die picks one of the six protected layouts.
+    pub protected_areas: bool,
+    /// B2: intersections per district (1-8).
+    pub max_intersections: u8,
+    /// E5: how long a target has to answer with a Task Force (Despicable).
+    pub task_force_ms: u32,
+    /// E7: how long a legendary auction stays open (Despicable).
+    pub auction_ms: u32,
+    /// W3: the room's custom numbers.
+    pub variant: Variant,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            mode: Mode::Solo,
+            objective: None,
+            protected_areas: false,
+            max_intersections: 2,
+            task_force_ms: 15_000,
+            auction_ms: 20_000,
+            variant: Variant::default(),
+        }
+    }
+}
+
+/// E8: which grid of a district an upgrade is for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+#[ts(rename = "BuildingCitiesGridSide")]
+pub enum GridSide {
+    Power,
+    Water,
+}
+
+/// One decision. Variants without fields are written `EndTurn {}` so that
+/// `deny_unknown_fields` holds for them too.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+#[ts(rename = "BuildingCitiesMove")]
+pub enum Move {
+    /// B1, B2: one road block.
+    Road { block: Block },
+    /// B1, B3-B5, B8: a building of the handbook (grids, standees and offered
+    /// legendary buildings included) with its north-west block on `origin`.
+    Tile {
+        building: String,
+        rotation: Rotation,
+        origin: Block,
+    },
+    /// E3: buy a land district (also the forced purchase).
+    BuyDistrict { district: District },
+    /// M2: buy a sea area.
+    BuySea { sea: Sea },
+    /// B4: a truck on the district's roads.
+    Truck { district: District },
+    /// M2: a cargo ship in an owned sea area.
+    Ship { sea: Sea },
+    /// E8: try to raise a grid one level (the die decides).
+    Upgrade { district: District, grid: GridSide },
+    /// E4: pay back the loan (0 moves).
+    RepayLoan {},
+    /// End the building phase.
+    EndTurn {},
+    /// E5 (Despicable): play the challenge at `card` of the hand on `target`.
+    PlayChallenge { card: u8, target: u8 },
+    /// E5 (Despicable): play no challenge this turn (not with a full hand).
+    KeepChallenges {},
+    /// E5 (Despicable): answer a challenge with a Task Force.
+    UseTaskForce {},
+    /// E5 (Despicable): let the challenge hit.
+    AcceptChallenge {},
+    /// E7 (Despicable): bid in the open auction.
+    Bid { amount: u32 },
+    /// E7 (Despicable): leave the auction.
+    PassAuction {},
+}
+
+/// Where the game is.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, TS)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+#[ts(rename = "BuildingCitiesPhase")]
+pub enum Phase {
+    /// W4: every active seat builds at the same time.
+    Building,
+    /// E3: `seat` must buy an adjacent district.
+    ForcedPurchase {
+        seat: u8,
+    },
+    /// E5 (Despicable): `seat` may play a challenge from his hand.
+    PlayChallenge {
+        seat: u8,
+    },
+    /// E5 (Despicable): `target` may answer `by`'s challenge with a Task Force.
+    TaskForcePrompt {
+        by: u8,
+        target: u8,
+    },
+    /// E7 (Despicable): the open auction of a legendary building.
+    Auction {
+        building: String,
+        drawer: u8,
+        high_bid: u32,
+        high_bidder: u8,
+    },
+    Over,
+}
+
+/// Why a bank changed: every Maya that enters or leaves a bank has one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "snake_case")]
+#[ts(rename = "BuildingCitiesBankReason")]
+pub enum BankReason {
+    Build,
+    District,
+    SeaArea,
+    Upgrade,
+    DistrictValue,
+    Event,
+    Challenge,
+    Trade,
+    Loan,
+    Repay,
+    Auction,
+}
+
+/// How a seat's game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "snake_case")]
+#[ts(rename = "BuildingCitiesEndReason")]
+pub enum EndReason {
+    /// W1/W2: the objective is met.
+    Objective,
+    /// W1: the objective's turn limit passed.
+    TurnLimit,
+    /// W1: the 150-turn cap of objectives without a limit.
+    TurnCap,
+    /// E4.
+    Bankruptcy,
+    /// W1: no legal placement remains anywhere.
+    NoPlacement,
+    /// W2: the five rounds after the first completion are over.
+    FinalRounds,
+    /// W2: a "first to X Maya" objective was reached.
+    Race,
+    /// Every player is out.
+    NobodyLeft,
+}
+
+/// One thing that happened, for the log. Public information only.
+#[derive(Clone, Debug, PartialEq, Serialize, TS)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+#[ts(rename = "BuildingCitiesEventKind")]
+pub enum EventKind {
+    ObjectiveDrawn {
+        objective: String,
+    },
+    ProtectedLayout {
+        face: u8,
+    },
+    /// A bank changed by `amount` (Maya conservation: these add up).
+    Bank {
+        seat: u8,
+        amount: i32,
+        reason: BankReason,
+        bank: i32,
+    },
+    Road {
+        seat: u8,
+        block: Block,
+    },
+    Built {
+        seat: u8,
+        building: String,
+        tile: u32,
+        rotation: Rotation,
+        origin: Block,
+    },
+    DistrictBought {
+        seat: u8,
+        district: District,
+    },
+    SeaBought {
+        seat: u8,
+        sea: Sea,
+    },
+    Truck {
+        seat: u8,
+        district: District,
+    },
+    Ship {
+        seat: u8,
+        sea: Sea,
+    },
+    Upgrade {
+        seat: u8,
+        district: District,
+        grid: GridSide,
+        roll: u8,
+        level: u8,
+        success: bool,
+    },
+    TurnEnded {
+        seat: u8,
+        inactive: bool,
+    },
+    EventCard {
+        seat: u8,
+        card: String,
+        applied: bool,
+    },
+    ChallengeCard {
+        seat: u8,
+        card: String,
+        cancelled: bool,
+    },
+    /// E5 (Despicable): a card went into `seat`'s hidden hand.
+    ChallengeKept {
+        seat: u8,
+        hand: u8,
+    },
+    ChallengePlayed {
+        seat: u8,
+        target: u8,
+        card: String,
+    },
+    TaskForceKept {
+        seat: u8,
+    },
+    Destroyed {
+        seat: u8,
+        building: String,
+        tile: u32,
+    },
+    Goods {
+        seat: u8,
+        goods: Vec<String>,
+    },
+    TradeRoll {
+        seat: u8,
+        roll: u8,
+        partner: Option<u8>,
+    },
+    LegendaryOffer {
+        seat: u8,
+        building: String,
+    },
+    LegendaryReturned {
+        building: String,
+    },
+    AuctionBid {
+        seat: u8,
+        amount: u32,
+    },
+    AuctionWon {
+        seat: u8,
+        building: String,
+        price: u32,
+    },
+    TurnMarker {
+        seat: u8,
+        turn: u32,
+        factor: u32,
+    },
+    LoanTaken {
+        seat: u8,
+        due_turn: u32,
+    },
+    LoanRepaid {
+        seat: u8,
+    },
+    MustBuyDistrict {
+        seat: u8,
+    },
+    Frozen {
+        seat: u8,
+        round: u32,
+    },
+    Out {
+        seat: u8,
+        reason: EndReason,
+    },
+    GameOver {
+        reason: EndReason,
+        winners: Vec<u8>,
+    },
+}
+
+/// A log line.
+#[derive(Clone, Debug, PartialEq, Serialize, TS)]
+#[ts(rename = "BuildingCitiesEvent")]
+pub struct Event {
+    pub kind: EventKind,
+}
+
+impl From<EventKind> for Event {
+    fn from(kind: EventKind) -> Self {
+        Event { kind }
+    }
+}
+
+/// A seat's standing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "snake_case")]
+#[ts(rename = "BuildingCitiesStatus")]
+pub enum Status {
+    Playing,
+    /// W2: completed the objective in this round.
+    Frozen,
+    Won,
+    Lost,
+    Bankrupt,
+}
+
+/// The public part of a seat.
+#[derive(Clone, Debug, PartialEq, Serialize, TS)]
+#[ts(rename = "BuildingCitiesPlayerView")]
+pub struct PlayerView {
+    pub city: CityData,
+    pub bank: i32,
+    pub status: Status,
+    /// E4: the turn by which the loan must be repaid, while it runs.
+    pub loan_due: Option<u32>,
+    pub loan_used: bool,
+    pub moves_left: u32,
+    pub spent: u32,
+    pub done: bool,
+    pub inactive_turns: u32,
+    /// E8: (power, water) level per district D1-D6.
+    pub grid_levels: Vec<[u8; 2]>,
+    pub goods: Vec<String>,
+    pub task_forces: u32,
+    /// E5 (Despicable): cards in the hidden hand.
+    pub hand: u32,
+    /// E7: the legendary building this seat may build.
+    pub legendary_offer: Option<String>,
+    /// The total district value collected at the end of the last turn.
+    pub district_value: i32,
+    pub frozen_round: Option<u32>,
+}
+
+/// What every viewer sees.
+#[derive(Clone, Debug, PartialEq, Serialize, TS)]
+#[ts(rename = "BuildingCitiesView")]
+pub struct View {
+    pub mode: Mode,
+    pub objective: String,
+    pub round: u32,
+    pub multipliers_left: Vec<u32>,
+    pub players: Vec<PlayerView>,
+    pub phase: Phase,
+    pub last_event: Option<String>,
+    pub last_event_effect: Option<Effect>,
+    pub last_challenge: Option<String>,
+    pub events_left: u32,
+    pub challenges_left: u32,
+    pub winners: Vec<u8>,
+    /// The viewer's own Despicable hand (card ids): `null` for spectators and
+    /// in the public view; a seat's [`Private`] overlay fills it.
+    pub hand: Option<Vec<String>>,
+}
+
+/// A seat's own hidden hand (Despicable Annihilation).
+#[derive(Clone, Debug, PartialEq, Serialize, TS)]
+#[ts(rename = "BuildingCitiesPrivate")]
+pub struct Private {
+    pub hand: Option<Vec<String>>,
+}
