@@ -16,6 +16,7 @@ mod cards;
 mod duel;
 mod listing;
 mod play;
+#[cfg(feature = "testing")]
 mod testing;
 mod turn;
 mod value;
