@@ -41,10 +41,11 @@ fuzz_target!(|data: &[u8]| {
     let Ok(lines) = std::str::from_utf8(&data[10..]) else {
         return;
     };
-    match data[8] % 4 {
-        0 => run::<big_city::BigCity>(seed, 2 + data[8] / 4 % 4, prefix, lines),
-        1 => run::<my_city::MyCity>(seed, 1 + data[8] / 4 % 4, prefix, lines),
-        2 => run::<big_cityz::BigCityz>(seed, 2 + data[8] / 4 % 5, prefix, lines),
+    match data[8] % 5 {
+        0 => run::<big_city::BigCity>(seed, 2 + data[8] / 5 % 4, prefix, lines),
+        1 => run::<my_city::MyCity>(seed, 1 + data[8] / 5 % 4, prefix, lines),
+        2 => run::<big_cityz::BigCityz>(seed, 2 + data[8] / 5 % 5, prefix, lines),
+        3 => run::<building_cities::BuildingCities>(seed, 1, prefix, lines),
         _ => run::<tic_tac_toe::TicTacToe>(seed, 2, prefix.min(8), lines),
     }
 });

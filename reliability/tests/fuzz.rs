@@ -460,6 +460,12 @@ proptest! {
     }
 
     #[test]
+    fn moves_building_cities(seed in any::<u64>(), prefix in 0usize..200, a in attempts()) {
+        // The default options are the solo game.
+        fuzz_game::<building_cities::BuildingCities>(seed, 1, prefix, &a)?;
+    }
+
+    #[test]
     fn moves_my_city(seed in any::<u64>(), seats in 1u8..=4, prefix in 0usize..200, a in attempts()) {
         let seats = seats.clamp(*my_city::MyCity::SEATS.start(), *my_city::MyCity::SEATS.end());
         fuzz_game::<my_city::MyCity>(seed, seats, prefix, &a)?;

@@ -258,6 +258,7 @@ mod tests {
             (Adapter::<big_city::BigCity>::kind(), 4),
             (Adapter::<big_city::BigCity>::kind(), 5),
             (Adapter::<big_cityz::BigCityz>::kind(), 4),
+            (Adapter::<building_cities::BuildingCities>::kind(), 2),
             (Adapter::<my_city::MyCity>::kind(), 3),
             (Adapter::<tic_tac_toe::TicTacToe>::kind(), 2),
         ]
@@ -304,6 +305,15 @@ mod tests {
                 let mut options = kind.default_options();
                 if kind.id() == "big-city" && seed % 2 == 1 {
                     options["trade_cards"] = Value::Bool(true);
+                }
+                if kind.id() == "building-cities" {
+                    // Face-down challenge hands or rotating trade partners.
+                    let mode = if seed % 2 == 0 {
+                        "despicable"
+                    } else {
+                        "fair_play"
+                    };
+                    options["mode"] = Value::from(mode);
                 }
                 let setup = SetupDoc {
                     seats,

@@ -363,6 +363,7 @@ impl Registry {
             kinds: vec![
                 Adapter::<big_city::BigCity>::kind(),
                 Adapter::<big_cityz::BigCityz>::kind(),
+                Adapter::<building_cities::BuildingCities>::kind(),
                 Adapter::<my_city::MyCity>::kind(),
                 Adapter::<tic_tac_toe::TicTacToe>::kind(),
             ],

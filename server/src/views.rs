@@ -559,14 +559,20 @@ mod tests {
         let kinds: Vec<(std::sync::Arc<dyn GameKind>, u8)> = vec![
             (Adapter::<big_city::BigCity>::kind(), 4),
             (Adapter::<big_cityz::BigCityz>::kind(), 4),
+            (Adapter::<building_cities::BuildingCities>::kind(), 2),
             (Adapter::<my_city::MyCity>::kind(), 3),
             (Adapter::<tic_tac_toe::TicTacToe>::kind(), 2),
         ];
         for (kind, seats) in kinds {
+            let mut options = kind.default_options();
+            if kind.id() == "building-cities" {
+                // Face-down challenge hands: the mode with a private overlay.
+                options["mode"] = serde_json::json!("despicable");
+            }
             let setup = SetupDoc {
                 seats,
                 seed: 11,
-                options: kind.default_options(),
+                options,
                 first_seat: None,
                 names: Vec::new(),
             };

@@ -328,6 +328,182 @@ winners: Array<number>, };
 
 export type BotLevel = "random" | "greedy";
 
+export type BuildingCitiesBankReason = "build" | "district" | "sea_area" | "upgrade" | "district_value" | "event" | "challenge" | "trade" | "loan" | "repay" | "auction";
+
+export type BuildingCitiesBlock = { x: number, y: number, };
+
+export type BuildingCitiesCategory = "road" | "grid" | "house" | "store" | "leisure" | "industry" | "service" | "school" | "transport" | "airport" | "protected" | "standee" | "legendary" | "token";
+
+export type BuildingCitiesChooser = "owner" | "player";
+
+export type BuildingCitiesCity = { rules: BuildingCitiesCityRules, 
+/**
+ * M4: the protected blocks (a die layout or the room's own).
+ */
+protected: Array<BuildingCitiesBlock>, 
+/**
+ * Owned land districts in the order bought (B5 counts them so).
+ */
+districts: Array<BuildingCitiesDistrict>, 
+/**
+ * Owned sea areas in the order bought.
+ */
+seas: Array<BuildingCitiesSea>, 
+/**
+ * Road blocks, in row order.
+ */
+roads: Array<BuildingCitiesBlock>, 
+/**
+ * Placed tiles, in the order placed.
+ */
+tiles: Array<BuildingCitiesTile>, 
+/**
+ * The id the next tile gets.
+ */
+next_id: number, 
+/**
+ * One entry per truck: the district whose roads it stands on.
+ */
+trucks: Array<BuildingCitiesDistrict>, 
+/**
+ * One entry per cargo ship: its sea area.
+ */
+ships: Array<BuildingCitiesSea>, };
+
+export type BuildingCitiesCityRules = { 
+/**
+ * B2: intersections per district (rulebook: 2, "can be changed").
+ */
+max_intersections: number, 
+/**
+ * B4: trucks per district (rulebook: 3).
+ */
+trucks_per_district: number, 
+/**
+ * M2: cargo ships per sea area (rulebook: 2).
+ */
+ships_per_sea: number, };
+
+export type BuildingCitiesColour = "blue" | "orange" | "yellow" | "grey" | "green" | "red" | "purple" | "pink" | "yellow_blue";
+
+export type BuildingCitiesDistrict = "D1" | "D2" | "D3" | "D4" | "D5" | "D6";
+
+export type BuildingCitiesDistrictPick = "roll" | "newest" | "richest";
+
+export type BuildingCitiesEffect = { "kind": "nothing" } | { "kind": "gain_maya", amount: number, } | { "kind": "lose_maya", amount: number, } | { "kind": "lose_bank_percent", percent: number, } | { "kind": "per_building", target: BuildingCitiesTarget, amount: number, } | { "kind": "per_district_without", target: BuildingCitiesTarget, amount: number, } | { "kind": "coverage", target: BuildingCitiesTarget, pick: BuildingCitiesDistrictPick, adjacent: number, farther: number, } | { "kind": "unless_built", target: BuildingCitiesTarget, amount: number, } | { "kind": "good_market", good: string, amount: number, } | { "kind": "destroy", target: BuildingCitiesTarget, chooser: BuildingCitiesChooser, } | { "kind": "skip_building_phase", turns: number, } | { "kind": "moves_percent", percent: number, turns: number, } | { "kind": "value_percent", percent: number, turns: number, } | { "kind": "grid_failure", grid: BuildingCitiesGrid, level: number, amount: number, } | { "kind": "demand", target: BuildingCitiesTarget, impossible: number, refused: number, } | { "kind": "district_penalty", pick: BuildingCitiesDistrictPick, percent: number, } | { "kind": "trade", faces: Array<BuildingCitiesTradeFace>, } | { "kind": "legendary", building: string, } | { "kind": "task_force" } | { "kind": "blank" };
+
+export type BuildingCitiesEndReason = "objective" | "turn_limit" | "turn_cap" | "bankruptcy" | "no_placement" | "final_rounds" | "race" | "nobody_left";
+
+export type BuildingCitiesEvent = { kind: BuildingCitiesEventKind, };
+
+export type BuildingCitiesEventKind = { "kind": "objective_drawn", objective: string, } | { "kind": "protected_layout", face: number, } | { "kind": "bank", seat: number, amount: number, reason: BuildingCitiesBankReason, bank: number, } | { "kind": "road", seat: number, block: BuildingCitiesBlock, } | { "kind": "built", seat: number, building: string, tile: number, rotation: BuildingCitiesRotation, origin: BuildingCitiesBlock, } | { "kind": "district_bought", seat: number, district: BuildingCitiesDistrict, } | { "kind": "sea_bought", seat: number, sea: BuildingCitiesSea, } | { "kind": "truck", seat: number, district: BuildingCitiesDistrict, } | { "kind": "ship", seat: number, sea: BuildingCitiesSea, } | { "kind": "upgrade", seat: number, district: BuildingCitiesDistrict, grid: BuildingCitiesGridSide, roll: number, level: number, success: boolean, } | { "kind": "turn_ended", seat: number, inactive: boolean, } | { "kind": "event_card", seat: number, card: string, applied: boolean, } | { "kind": "challenge_card", seat: number, card: string, cancelled: boolean, } | { "kind": "challenge_kept", seat: number, hand: number, } | { "kind": "challenge_played", seat: number, target: number, card: string, } | { "kind": "task_force_kept", seat: number, } | { "kind": "destroyed", seat: number, building: string, tile: number, } | { "kind": "goods", seat: number, goods: Array<string>, } | { "kind": "trade_roll", seat: number, roll: number, partner: number | null, } | { "kind": "legendary_offer", seat: number, building: string, } | { "kind": "legendary_returned", building: string, } | { "kind": "auction_bid", seat: number, amount: number, } | { "kind": "auction_won", seat: number, building: string, price: number, } | { "kind": "turn_marker", seat: number, turn: number, factor: number, } | { "kind": "loan_taken", seat: number, due_turn: number, } | { "kind": "loan_repaid", seat: number, } | { "kind": "must_buy_district", seat: number, } | { "kind": "frozen", seat: number, round: number, } | { "kind": "out", seat: number, reason: BuildingCitiesEndReason, } | { "kind": "game_over", reason: BuildingCitiesEndReason, winners: Array<number>, };
+
+export type BuildingCitiesFootprint = "1x1" | "2x1" | "2x2" | "3x1" | "3x2";
+
+export type BuildingCitiesGrid = "power" | "water" | "both";
+
+export type BuildingCitiesGridSide = "power" | "water";
+
+export type BuildingCitiesMode = "solo" | "fair_play" | "despicable";
+
+export type BuildingCitiesMove = { "type": "road", block: BuildingCitiesBlock, } | { "type": "tile", building: string, rotation: BuildingCitiesRotation, origin: BuildingCitiesBlock, } | { "type": "buy_district", district: BuildingCitiesDistrict, } | { "type": "buy_sea", sea: BuildingCitiesSea, } | { "type": "truck", district: BuildingCitiesDistrict, } | { "type": "ship", sea: BuildingCitiesSea, } | { "type": "upgrade", district: BuildingCitiesDistrict, grid: BuildingCitiesGridSide, } | { "type": "repay_loan", } | { "type": "end_turn", } | { "type": "play_challenge", card: number, target: number, } | { "type": "keep_challenges", } | { "type": "use_task_force", } | { "type": "accept_challenge", } | { "type": "bid", amount: number, } | { "type": "pass_auction", };
+
+export type BuildingCitiesOptions = { mode: BuildingCitiesMode, 
+/**
+ * E1: an objective id; `None` draws it from the shuffled deck.
+ */
+objective: string | null, 
+/**
+ * M4: a die picks one of the six protected layouts.
+ */
+protected_areas: boolean, 
+/**
+ * B2: intersections per district (1-8).
+ */
+max_intersections: number, 
+/**
+ * E5: how long a target has to answer with a Task Force (Despicable).
+ */
+task_force_ms: number, 
+/**
+ * E7: how long a legendary auction stays open (Despicable).
+ */
+auction_ms: number, 
+/**
+ * W3: the room's custom numbers.
+ */
+variant: BuildingCitiesVariant, };
+
+export type BuildingCitiesPhase = { "kind": "building" } | { "kind": "forced_purchase", seat: number, } | { "kind": "play_challenge", seat: number, } | { "kind": "task_force_prompt", by: number, target: number, } | { "kind": "auction", building: string, drawer: number, high_bid: number, high_bidder: number, } | { "kind": "over" };
+
+export type BuildingCitiesPlayerView = { city: BuildingCitiesCity, bank: number, status: BuildingCitiesStatus, 
+/**
+ * E4: the turn by which the loan must be repaid, while it runs.
+ */
+loan_due: number | null, loan_used: boolean, moves_left: number, spent: number, done: boolean, inactive_turns: number, 
+/**
+ * E8: (power, water) level per district D1-D6.
+ */
+grid_levels: Array<[number, number]>, goods: Array<string>, task_forces: number, 
+/**
+ * E5 (Despicable): cards in the hidden hand.
+ */
+hand: number, 
+/**
+ * E7: the legendary building this seat may build.
+ */
+legendary_offer: string | null, 
+/**
+ * The total district value collected at the end of the last turn.
+ */
+district_value: number, frozen_round: number | null, };
+
+export type BuildingCitiesPriceStep = { from_districts: number, percent: number, };
+
+export type BuildingCitiesRefusal = { "code": "off_map", block: BuildingCitiesBlock, } | { "code": "straddles_border", origin: BuildingCitiesBlock, } | { "code": "district_not_owned", district: BuildingCitiesDistrict, } | { "code": "protected", block: BuildingCitiesBlock, } | { "code": "occupied", block: BuildingCitiesBlock, } | { "code": "junction_reserved", block: BuildingCitiesBlock, } | { "code": "first_road_at_junction", junction: BuildingCitiesBlock, } | { "code": "road_not_connected", block: BuildingCitiesBlock, } | { "code": "roads_side_by_side", corner: BuildingCitiesBlock, } | { "code": "roads_touch_at_corner", block: BuildingCitiesBlock, other: BuildingCitiesBlock, } | { "code": "too_many_intersections", district: BuildingCitiesDistrict, limit: number, } | { "code": "road_is_one_block" } | { "code": "grids_first", district: BuildingCitiesDistrict, } | { "code": "grid_already_built", district: BuildingCitiesDistrict, } | { "code": "no_road_contact", district: BuildingCitiesDistrict, } | { "code": "not_chained", district: BuildingCitiesDistrict, } | { "code": "district_owned", district: BuildingCitiesDistrict, } | { "code": "district_not_adjacent", district: BuildingCitiesDistrict, } | { "code": "sea_owned", sea: BuildingCitiesSea, } | { "code": "sea_not_adjacent", sea: BuildingCitiesSea, } | { "code": "sea_not_owned", sea: BuildingCitiesSea, } | { "code": "sea_full", sea: BuildingCitiesSea, limit: number, } | { "code": "no_road_for_truck", district: BuildingCitiesDistrict, } | { "code": "trucks_full", district: BuildingCitiesDistrict, limit: number, } | { "code": "nothing_to_remove" } | { "code": "unknown_tile", id: number, };
+
+export type BuildingCitiesRotation = "R0" | "R90";
+
+export type BuildingCitiesRoute = "industries" | "trucks" | "planes" | "trains" | "ships";
+
+export type BuildingCitiesRule = { "code": "wrong_phase" } | { "code": "map", "args": { refusal: BuildingCitiesRefusal, } } | { "code": "unknown_building", "args": { building: string, } } | { "code": "not_buildable", "args": { building: string, } } | { "code": "square_rotation" } | { "code": "not_enough_moves", "args": { needed: number, left: number, } } | { "code": "not_enough_maya", "args": { needed: number, bank: number, } } | { "code": "limit", "args": { building: string, max: number, } } | { "code": "requirement", "args": { building: string, } } | { "code": "priority", "args": { building: string, } } | { "code": "forbidden", "args": { building: string, } } | { "code": "not_offered", "args": { building: string, } } | { "code": "metro_pairing" } | { "code": "district_conditions", "args": { bank_more_than: number, tiles_more_than: number, } } | { "code": "no_more_districts" } | { "code": "no_upgrade" } | { "code": "cannot_repay" } | { "code": "must_spend", "args": { spent: number, min: number, } } | { "code": "must_build" } | { "code": "no_such_card" } | { "code": "no_such_target" } | { "code": "hand_full" } | { "code": "bad_bid", "args": { min: number, } };
+
+export type BuildingCitiesSea = "S1" | "S2" | "S3" | "S4" | "S5" | "S6" | "S7";
+
+export type BuildingCitiesStatus = "playing" | "frozen" | "won" | "lost" | "bankrupt";
+
+export type BuildingCitiesTarget = { "building": string } | { "colour": BuildingCitiesColour } | { "category": BuildingCitiesCategory };
+
+export type BuildingCitiesTile = { id: number, footprint: BuildingCitiesFootprint, rotation: BuildingCitiesRotation, origin: BuildingCitiesBlock, } & ({ "kind": "road" } | { "kind": "power_grid" } | { "kind": "water_grid" } | { "kind": "building", "building": string });
+
+export type BuildingCitiesTradeFace = { die: number, route: BuildingCitiesRoute, per_unit: number, };
+
+export type BuildingCitiesVariant = { 
+/**
+ * The starting bank; `None`: the handbook's (200, or the pre-built one).
+ */
+start_bank: number | null, 
+/**
+ * Every player starts with the same first district already built.
+ */
+prebuilt_first_district: boolean, 
+/**
+ * Percent applied to every Maya price (100 = the handbook's).
+ */
+price_percent: number, 
+/**
+ * Further multipliers from the n-th owned district on (e.g. 200 from the
+ * 3rd, 300 from the 5th).
+ */
+price_steps: Array<BuildingCitiesPriceStep>, };
+
+export type BuildingCitiesView = { mode: BuildingCitiesMode, objective: string, round: number, multipliers_left: Array<number>, players: Array<BuildingCitiesPlayerView>, phase: BuildingCitiesPhase, last_event: string | null, last_event_effect: BuildingCitiesEffect | null, last_challenge: string | null, events_left: number, challenges_left: number, winners: Array<number>, 
+/**
+ * The viewer's own Despicable hand (card ids): `null` for spectators and
+ * in the public view; a seat's [`Private`] overlay fills it.
+ */
+hand: Array<string> | null, };
+
 export type ChatLine = { name: string, seat?: number, text: string, 
 /**
  * Milliseconds since the Unix epoch.

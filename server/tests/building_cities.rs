@@ -1,0 +1,154 @@
+//! Building Cities on the server: a table of bots in each mode plays to its end
+//! over real WebSockets, on SQLite and Postgres, exactly as the rules crate plays
+//! it alone; a spectator rebuilds every view from the frames and never sees a
+//! face-down challenge hand.
+
+#![allow(clippy::unwrap_used)]
+
+use building_cities::{BuildingCities, Options};
+use engine::{BotLevel, Setup};
+use serde_json::{Value, json};
+use testkit::client::patched;
+use testkit::server::TestServer;
+use testkit::{TestDb, both_stores};
+
+/// The rulebook's tutorial goal: 1,000 Maya in 14 turns, so games are short.
+const OBJECTIVE: &str = "obj_tutorial";
+
+async fn bots_play_to_the_end(db: &TestDb, mode: &str, levels: &[BotLevel]) {
+    let srv = TestServer::start(db).await;
+    let seats = levels.len() as u8;
+    let options = json!({"mode": mode, "objective": OBJECTIVE});
+    let (invite, spectate, token) = srv
+        .create_table_with(json!({
+            "game": "building-cities",
+            "name": "Host",
+            "settings": {"seats": seats, "options": options, "spectators_allowed": true, "public": false}
+        }))
+        .await;
+    let mut host = srv.join(&invite, "Host", Some(&token)).await;
+    let mut watcher = srv.join(&spectate, "Watcher", None).await;
+    host.send(&json!({"type": "kick", "seat": 0})).await;
+    for (seat, level) in levels.iter().enumerate() {
+        host.send(&json!({"type": "add_bot", "seat": seat, "level": level}))
+            .await;
+    }
+    host.send(&json!({"type": "start"})).await;
+
+    let snap = watcher.recv_type("snapshot").await;
+    let mut view = snap["game"]["view"].clone();
+    let mut version = 0u64;
+    let outcome = loop {
+        let m = watcher.recv().await;
+        if m["type"] != "update" {
+            continue;
+        }
+        version += 1;
+        assert_eq!(m["version"].as_u64(), Some(version));
+        view = patched(&view, &m);
+        if m.get("outcome").is_some() {
+            break m["outcome"].clone();
+        }
+    };
+    // The spectator's last view is the rules crate's public view at the end.
+    let (status, record) = srv.get(&format!("/api/tables/{invite}/record")).await;
+    assert_eq!(status, 200, "{record}");
+    assert_eq!(
+        json!(testkit::client::record_views(&record).last()),
+        json!(view)
+    );
+    let seed = record["seed"]
+        .as_u64()
+        .expect("seed revealed after the game");
+    let setup = Setup {
+        seats,
+        seed,
+        options: serde_json::from_value::<Options>(options).unwrap(),
+        first_seat: None,
+    };
+    let (game, log) =
+        engine::play_out::<BuildingCities>(&setup, levels, server::bot_seed(seed), 100_000)
+            .expect("engine play-out");
+    assert_eq!(record["entries"], serde_json::to_value(&log).unwrap());
+    assert_eq!(
+        outcome,
+        serde_json::to_value(engine::Game::outcome(&game)).unwrap()
+    );
+    assert!(version > 20, "a real game: {version} entries");
+    srv.stop().await;
+}
+
+async fn solo(db: &TestDb) {
+    bots_play_to_the_end(db, "solo", &[BotLevel::Greedy]).await;
+}
+both_stores!(a_solo_game_plays_to_its_end, solo);
+
+async fn fair_play(db: &TestDb) {
+    bots_play_to_the_end(db, "fair_play", &[BotLevel::Greedy, BotLevel::Random]).await;
+}
+both_stores!(a_fair_play_game_plays_to_its_end, fair_play);
+
+async fn despicable(db: &TestDb) {
+    bots_play_to_the_end(
+        db,
+        "despicable",
+        &[BotLevel::Greedy, BotLevel::Random, BotLevel::Greedy],
+    )
+    .await;
+}
+both_stores!(a_despicable_game_plays_to_its_end, despicable);
+
+/// The spectator's views never carry a hand's cards.
+#[test]
+fn spectators_see_hand_counts_only() {
+    fn hands(v: &Value, out: &mut Vec<String>) {
+        match v {
+            Value::Object(m) => {
+                for (k, x) in m {
+                    if k.contains("hand") && !x.is_number() && !x.is_null() {
+                        out.push(format!("{k}: {x}"));
+                    }
+                    hands(x, out);
+                }
+            }
+            Value::Array(a) => a.iter().for_each(|x| hands(x, out)),
+            _ => {}
+        }
+    }
+    use engine::{Game, GameRng, Viewer};
+    let setup = Setup {
+        seats: 3,
+        seed: 4,
+        options: serde_json::from_value::<Options>(
+            // A long objective, so that challenges (after a second district) come.
+            json!({"mode": "despicable", "objective": "obj_twelve_offices"}),
+        )
+        .unwrap(),
+        first_seat: None,
+    };
+    let mut game = BuildingCities::new(&setup).unwrap();
+    let mut rng = GameRng::new(9);
+    let mut held = 0;
+    for _ in 0..20_000 {
+        if game.outcome().is_some() {
+            break;
+        }
+        let seat = game.awaiting().seats[0];
+        let mv = game.bot_move(seat, BotLevel::Greedy, &mut rng).unwrap();
+        game.apply(seat, &mv).unwrap();
+        let mut found = Vec::new();
+        hands(
+            &serde_json::to_value(game.view(Viewer::Spectator)).unwrap(),
+            &mut found,
+        );
+        assert!(found.is_empty(), "{found:?}");
+        held += (0..3)
+            .map(|s| {
+                serde_json::to_value(game.private_view(s)).unwrap()["hand"]
+                    .as_array()
+                    .map_or(0, Vec::len)
+            })
+            .sum::<usize>();
+    }
+    assert!(held > 0, "some challenge was held face down");
+}
