@@ -35,7 +35,7 @@ fn the_embedded_files_parse() {
 }
 
 #[test]
-fn h_counts_of_the_rulebook() {
+fn ruling_h_counts_of_the_rulebook() {
     let h = hb();
     assert!(h.buildings.len() >= 40, "{} buildings", h.buildings.len());
     let colours: HashSet<Colour> = h.buildings.iter().filter_map(|b| b.colour).collect();
@@ -69,7 +69,7 @@ fn h_counts_of_the_rulebook() {
 }
 
 #[test]
-fn h_standees_and_tokens_are_buildable_with_the_component_counts() {
+fn ruling_h_standees_and_tokens_are_buildable_with_the_component_counts() {
     let h = hb();
     let city = |id: &str| h.building(id).and_then(|b| b.limit(Scope::City));
     assert_eq!(city("building"), Some(18));
@@ -277,7 +277,7 @@ fn b1_e_rulebook_numbers() {
 }
 
 #[test]
-fn ids_unique_names_filled_sizes_costs_and_moves() {
+fn ruling_h_ids_unique_names_filled_sizes_costs_and_moves() {
     let h = hb();
     let mut ids = HashSet::new();
     let all_ids = h
@@ -363,7 +363,7 @@ fn targets_exist(h: &Handbook, target: &Target, at: &str) {
 }
 
 #[test]
-fn references_name_existing_buildings_and_goods() {
+fn ruling_h_references_name_existing_buildings_and_goods() {
     let h = hb();
     for b in &h.buildings {
         for bonus in &b.bonuses {
@@ -441,7 +441,7 @@ fn references_name_existing_buildings_and_goods() {
 }
 
 #[test]
-fn every_rulebook_example_is_a_card() {
+fn ruling_h_every_rulebook_example_is_a_card() {
     let h = hb();
     for id in [
         "obj_twelve_offices",
@@ -610,7 +610,7 @@ fn b6_only_cards_remove_buildings() {
 }
 
 #[test]
-fn h_every_objective_fits_the_caps_and_grids() {
+fn ruling_h_every_objective_fits_the_caps_and_grids() {
     let h = hb();
     for o in h.objectives.iter().filter(|o| !o.blank) {
         let fit = fit::check(h, o);
@@ -622,7 +622,7 @@ fn h_every_objective_fits_the_caps_and_grids() {
 }
 
 #[test]
-fn h_fit_counts_what_objectives_imply() {
+fn ruling_h_fit_counts_what_objectives_imply() {
     let h = hb();
     let get = |id: &str| fit::check(h, h.objective(id).expect("objective")).expect("fits");
     // 6 factories: 3 industries per district, two districts.
@@ -663,7 +663,7 @@ fn get_fit(h: &Handbook, o: &building_cities::handbook::cards::Objective) -> fit
 }
 
 #[test]
-fn h_the_checker_rejects_impossible_objectives() {
+fn ruling_h_the_checker_rejects_impossible_objectives() {
     let h = hb();
     let mut o = h.objective("obj_twelve_offices").expect("offices").clone();
     let office = Target::Building("office".into());
@@ -775,7 +775,7 @@ fn m1_m2_district_sets() {
 }
 
 #[test]
-fn variant_overrides_the_numbers() {
+fn ruling_w3_variant_overrides_the_numbers() {
     let standard = Handbook::with_variant(&Variant::default());
     assert_eq!(&standard, hb());
     let v: Variant = serde_json::from_str("{}").expect("{} is the standard game");
@@ -859,7 +859,7 @@ fn b5_priority_buildings_exist() {
 }
 
 #[test]
-fn h_the_readme_lists_every_entry() {
+fn ruling_h_the_readme_lists_every_entry() {
     let readme = include_str!("../handbook/README.md");
     let h = hb();
     let ids = h
@@ -1042,7 +1042,7 @@ fn w3_variants_are_checked() {
 }
 
 #[test]
-fn h_the_readme_buildings_table_matches_the_data() {
+fn ruling_h_the_readme_buildings_table_matches_the_data() {
     let readme = include_str!("../handbook/README.md");
     for b in &hb().buildings {
         let row = readme
