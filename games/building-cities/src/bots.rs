@@ -55,6 +55,23 @@ fn greedy(g: &BuildingCities, seat: Seat, moves: Vec<Move>) -> Move {
             return best.unwrap_or_else(|| moves[0].clone());
         }
         Phase::TaskForcePrompt { .. } => return Move::UseTaskForce {},
+        Phase::TradePartner { .. } => {
+            // The partner who lacks most of its goods pays it most (E6).
+            let mine = &view.players[usize::from(seat)].goods;
+            let lacks = |o: u8| {
+                let theirs = &view.players[usize::from(o)].goods;
+                mine.iter().filter(|x| !theirs.contains(x)).count()
+            };
+            let best = moves
+                .iter()
+                .filter_map(|m| match m {
+                    Move::TradePartner { seat: o } => Some((lacks(*o), std::cmp::Reverse(*o), m)),
+                    _ => None,
+                })
+                .max_by_key(|(l, o, _)| (*l, *o))
+                .map(|(_, _, m)| m.clone());
+            return best.unwrap_or_else(|| moves[0].clone());
+        }
         Phase::Auction { .. } => {
             let bid = moves.iter().find(|m| matches!(m, Move::Bid { .. }));
             return match bid {

@@ -1,5 +1,6 @@
 //! Card effects (E2, E5-E7, B6) and goods (E6).
 
+use super::choice::Pending;
 use super::value::{Census, tile_building};
 use super::{BuildingCities, Chal, Offer};
 use crate::city::{District, Sea, TileKind};
@@ -375,43 +376,24 @@ impl BuildingCities {
                         && self.serves(seat, face.route)
                 })
                 .collect();
-            let lacks = |o: usize| {
-                let mine = &self.players[seat].goods;
-                mine.iter()
-                    .filter(|g| !self.players[o].goods.contains(g))
-                    .count() as u32
-            };
-            partner = if self.mode == Mode::FairPlay {
+            if self.mode == Mode::FairPlay {
                 let pick = eligible
                     .get(self.trade_turn % eligible.len().max(1))
                     .copied();
                 self.trade_turn += 1;
-                pick
+                partner = pick;
+            } else if eligible.len() > 1 {
+                // E6 (Despicable): the drawer chooses.
+                self.pending.push_back(Pending::Partner {
+                    drawer: seat as Seat,
+                    roll,
+                    partners: eligible.iter().map(|&o| o as Seat).collect(),
+                });
+                return;
             } else {
-                eligible
-                    .iter()
-                    .copied()
-                    .max_by_key(|&o| (lacks(o), std::cmp::Reverse(o)))
-            };
-            if let Some(o) = partner {
-                let t = hb.economy.trade;
-                let gain = lacks(o) * t.per_good;
-                self.pay(seat, gain as i32, BankReason::Trade, ev);
-                self.pay(
-                    o,
-                    (gain * t.partner_percent / 100) as i32,
-                    BankReason::Trade,
-                    ev,
-                );
+                partner = eligible.first().copied();
             }
         }
-        ev.push(
-            EventKind::TradeRoll {
-                seat: seat as Seat,
-                roll,
-                partner: partner.map(|o| o as Seat),
-            }
-            .into(),
-        );
+        self.trade_with(seat, roll, partner, ev);
     }
 }

@@ -3,16 +3,17 @@
 //! A round (W4): every playing seat builds at the same time (`Stage::Building`;
 //! each seat's moves apply to his own city at once), `end_turn` marks him done;
 //! then, in seat order, each resolves his end of turn in steps
-//! ([`turn`]): event, turn marker, district value, challenge, trade, loan,
+//! ([`turn`]): event, the choices it leaves open, turn marker, district value, challenge, trade, loan,
 //! objective; then the Despicable auction, the E3 forced purchase and the
 //! Despicable challenge play, each a decision that stops the resolution.
 //!
 //! Files: `build` (building moves), `value` (counts, requirements, limits,
 //! priorities, district value, objective), `turn` (end of turn and rounds),
-//! `cards` (effects), `duel` (Despicable decisions), `view`.
+//! `cards` (effects), `choice` (choices a card leaves open), `duel` (Despicable decisions), `view`.
 
 mod build;
 mod cards;
+mod choice;
 mod duel;
 mod listing;
 mod play;
@@ -100,8 +101,14 @@ pub(crate) enum Stage {
     Building,
     Forced(Seat),
     Play(Seat),
-    Prompt { by: Seat, target: Seat, card: Chal },
+    Prompt {
+        by: Seat,
+        target: Seat,
+        card: Chal,
+    },
     Auction(duel::Auction),
+    /// A choice a card leaves to a player (E5, E6).
+    Choose(choice::Pending),
     Over,
 }
 
@@ -126,6 +133,8 @@ pub struct BuildingCities {
     pub(crate) first_completion: Option<u32>,
     pub(crate) finishers: u32,
     pub(crate) trade_turn: usize,
+    /// Choices queued by card effects, opened in order (E5, E6).
+    pub(crate) pending: VecDeque<choice::Pending>,
     pub(crate) end: Option<EndReason>,
     pub(crate) winners: Vec<Seat>,
     pub(crate) options: Options,
@@ -255,6 +264,7 @@ impl BuildingCities {
             first_completion: None,
             finishers: 0,
             trade_turn: 0,
+            pending: VecDeque::new(),
             end: None,
             winners: Vec::new(),
             options: o.clone(),
@@ -322,6 +332,7 @@ impl BuildingCities {
                 a.seats = au.bidders.clone();
                 a.window_ms = Some(u64::from(self.options.auction_ms));
             }
+            Stage::Choose(p) => a.seats = vec![p.chooser()],
             Stage::Over => {}
         }
         a

@@ -53,6 +53,7 @@ impl BuildingCities {
                 }
                 out
             }
+            Stage::Choose(p) => self.choice_moves(p),
             Stage::Over => Vec::new(),
         }
     }
@@ -128,13 +129,15 @@ impl BuildingCities {
                 self.pass_auction(seat, ev);
                 Ok(())
             }
+            (Stage::Choose(_), _) => self.choose(mv, ev),
             _ => Err(Rule::WrongPhase),
         }
     }
 
     /// A timed-out building phase ends the seat's turn (inactive, B7); a
     /// forced purchase takes the first district; a play keeps the hand; a
-    /// Task Force prompt declines; an auction closes.
+    /// Task Force prompt declines; an auction closes; a card's
+    /// choice takes its default.
     pub(crate) fn timeout(&mut self) -> Vec<Event> {
         let mut ev = Vec::new();
         if self.end.is_some() {
@@ -158,6 +161,7 @@ impl BuildingCities {
             Stage::Play(_) => self.resume(&mut ev),
             Stage::Prompt { .. } => self.answer(false, &mut ev),
             Stage::Auction(_) => self.close_auction(&mut ev),
+            Stage::Choose(_) => self.choice_timeout(&mut ev),
             Stage::Over => {}
         }
         ev

@@ -84,6 +84,12 @@ impl BuildingCities {
             if self.end.is_some() {
                 return;
             }
+            if let Some(p) = self.pending.pop_front() {
+                if self.open_choice(p, ev) {
+                    return;
+                }
+                continue;
+            }
             let seat = self.cursor;
             if seat >= self.players.len() {
                 self.end_round(ev);
@@ -96,13 +102,14 @@ impl BuildingCities {
             }
             self.step += 1;
             match self.step {
-                1 => self.automatic(seat, ev),
-                2 => {
+                1 => self.event_card(seat, ev),
+                2 => self.automatic(seat, ev),
+                3 => {
                     if self.mode == Mode::Despicable && self.open_auction(seat, ev) {
                         return;
                     }
                 }
-                3 => {
+                4 => {
                     let p = &self.players[seat];
                     if p.must_buy && !p.city.buyable_districts().is_empty() {
                         self.stage = Stage::Forced(seat as Seat);
@@ -111,7 +118,7 @@ impl BuildingCities {
                         return;
                     }
                 }
-                4 => {
+                5 => {
                     if self.mode == Mode::Despicable && self.open_play(seat) {
                         return;
                     }
@@ -124,10 +131,10 @@ impl BuildingCities {
         }
     }
 
-    /// E2-E5: the automatic part of a seat's end of turn.
-    fn automatic(&mut self, seat: usize, ev: &mut Vec<Event>) {
+    /// E2: the event card, then to the bottom of the deck; the choices it
+    /// leaves open are made before the rest of the end of turn.
+    fn event_card(&mut self, seat: usize, ev: &mut Vec<Event>) {
         let s = seat as Seat;
-        // E2: the event card, then to the bottom of the deck.
         if let Some(card) = self.events.pop_front() {
             self.events.push_back(card);
             self.last_event = Some(card);
@@ -147,6 +154,11 @@ impl BuildingCities {
                 self.effect(seat, &c.effect, BankReason::Event, ev);
             }
         }
+    }
+
+    /// E2-E5: the automatic part of a seat's end of turn.
+    fn automatic(&mut self, seat: usize, ev: &mut Vec<Event>) {
+        let s = seat as Seat;
         // E2: the turn marker and the district value.
         let factor = self.hb.economy.turn_track.factor(self.round);
         ev.push(

@@ -32,6 +32,7 @@ impl BuildingCities {
                     high_bidder,
                 }
             }
+            Stage::Choose(p) => self.choice_phase(p),
             Stage::Over => Phase::Over,
         }
     }

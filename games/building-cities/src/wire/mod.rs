@@ -110,6 +110,8 @@ pub enum Move {
     Bid { amount: u32 },
     /// E7 (Despicable): leave the auction.
     PassAuction {},
+    /// E6 (Despicable): the drawer's trade partner.
+    TradePartner { seat: u8 },
 }
 
 /// Where the game is.
@@ -138,6 +140,11 @@ pub enum Phase {
         drawer: u8,
         high_bid: u32,
         high_bidder: u8,
+    },
+    /// E6 (Despicable): `seat` chooses his trade partner among `partners`.
+    TradePartner {
+        seat: u8,
+        partners: Vec<u8>,
     },
     Over,
 }

@@ -1,0 +1,123 @@
+//! The choices a card leaves to a player: E6 (the Despicable drawer picks his
+//! trade partner), E5 (the player who played a challenge picks what it
+//! removes), B5 (a demand accepted or refused for its price).
+
+use super::*;
+
+/// Every seat plays the first turn and, but `without`, builds a factory (E6 goods).
+fn traders(seats: u8, without: Option<Seat>) -> BuildingCities {
+    let mut g = game(Mode::Despicable, seats, "obj_six_districts");
+    for s in 0..seats {
+        first_turn(&mut g, s);
+    }
+    for s in 0..seats {
+        end_calm(&mut g, s);
+    }
+    for s in 0..seats {
+        g.test_set_bank(s, 1000);
+        if Some(s) != without {
+            ok(&mut g, s, tile("factory", 4, 1));
+        }
+    }
+    g
+}
+
+/// Stacks trade cards until seat 0's roll asks him for a partner.
+fn until_partner_choice(g: &mut BuildingCities) -> Option<Vec<Event>> {
+    let mut log = Vec::new();
+    for _ in 0..40 {
+        while view(g).phase != Phase::Building {
+            g.timeout();
+        }
+        assert!(g.test_stack_event("ev_trade_road"));
+        log.extend(g.timeout());
+        if matches!(view(g).phase, Phase::TradePartner { .. }) {
+            return Some(log);
+        }
+    }
+    None
+}
+
+fn trade_rolls(events: &[Event]) -> Vec<(Seat, u8, Option<Seat>)> {
+    events
+        .iter()
+        .filter_map(|e| match &e.kind {
+            EventKind::TradeRoll {
+                seat,
+                roll,
+                partner,
+            } => Some((*seat, *roll, *partner)),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn ruling_e6_despicable_drawer_chooses_his_partner() {
+    let mut g = traders(3, None);
+    until_partner_choice(&mut g).expect("a trade on 2-6 within 40 turns");
+    assert_eq!(
+        view(&g).phase,
+        Phase::TradePartner {
+            seat: 0,
+            partners: vec![1, 2]
+        }
+    );
+    assert_eq!(g.awaiting().seats, vec![0]);
+    assert_eq!(
+        g.legal_moves(0),
+        vec![
+            Move::TradePartner { seat: 1 },
+            Move::TradePartner { seat: 2 }
+        ]
+    );
+    assert_eq!(
+        code(&mut g, 0, Move::TradePartner { seat: 0 }),
+        "no_such_target"
+    );
+    let goods: Vec<Vec<String>> = (0..3).map(|s| view(&g).players[s].goods.clone()).collect();
+    let lacks = |o: usize| goods[0].iter().filter(|x| !goods[o].contains(x)).count() as i32;
+    let events = ok(&mut g, 0, Move::TradePartner { seat: 2 });
+    assert!(matches!(trade_rolls(&events)[..], [(0, _, Some(2))]));
+    let to_two: Vec<i32> = events
+        .iter()
+        .filter_map(|e| match &e.kind {
+            EventKind::Bank {
+                seat: 2,
+                amount,
+                reason: BankReason::Trade,
+                ..
+            } => Some(*amount),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(to_two.iter().sum::<i32>(), 100 * lacks(2));
+    // A timeout picks the partner lacking most of his goods (lowest seat on a tie).
+    until_partner_choice(&mut g).expect("a second trade");
+    let events = g.timeout();
+    let want = if lacks(2) > lacks(1) { 2 } else { 1 };
+    assert!(matches!(trade_rolls(&events)[..], [(0, _, Some(p))] if p == want));
+}
+
+#[test]
+fn ruling_e6_despicable_a_lone_partner_is_chosen_at_once() {
+    let mut g = traders(3, Some(2));
+    assert!(until_partner_choice(&mut g).is_none());
+    let mut g = traders(3, Some(2));
+    let mut partners = Vec::new();
+    for _ in 0..10 {
+        while view(&g).phase != Phase::Building {
+            g.timeout();
+        }
+        assert!(g.test_stack_event("ev_trade_road"));
+        let events = g.timeout();
+        partners.extend(
+            trade_rolls(&events)
+                .into_iter()
+                .filter(|(s, _, _)| *s == 0)
+                .filter_map(|(_, _, p)| p),
+        );
+    }
+    assert!(!partners.is_empty());
+    assert!(partners.iter().all(|&p| p == 1));
+}
