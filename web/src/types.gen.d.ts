@@ -406,7 +406,7 @@ export type BuildingCitiesGridSide = "power" | "water";
 
 export type BuildingCitiesMode = "solo" | "fair_play" | "despicable";
 
-export type BuildingCitiesMove = { "type": "road", block: BuildingCitiesBlock, } | { "type": "tile", building: string, rotation: BuildingCitiesRotation, origin: BuildingCitiesBlock, } | { "type": "buy_district", district: BuildingCitiesDistrict, } | { "type": "buy_sea", sea: BuildingCitiesSea, } | { "type": "truck", district: BuildingCitiesDistrict, } | { "type": "ship", sea: BuildingCitiesSea, } | { "type": "upgrade", district: BuildingCitiesDistrict, grid: BuildingCitiesGridSide, } | { "type": "repay_loan", } | { "type": "end_turn", } | { "type": "play_challenge", card: number, target: number, } | { "type": "keep_challenges", } | { "type": "use_task_force", } | { "type": "accept_challenge", } | { "type": "bid", amount: number, } | { "type": "pass_auction", } | { "type": "trade_partner", seat: number, };
+export type BuildingCitiesMove = { "type": "road", block: BuildingCitiesBlock, } | { "type": "tile", building: string, rotation: BuildingCitiesRotation, origin: BuildingCitiesBlock, } | { "type": "buy_district", district: BuildingCitiesDistrict, } | { "type": "buy_sea", sea: BuildingCitiesSea, } | { "type": "truck", district: BuildingCitiesDistrict, } | { "type": "ship", sea: BuildingCitiesSea, } | { "type": "upgrade", district: BuildingCitiesDistrict, grid: BuildingCitiesGridSide, } | { "type": "repay_loan", } | { "type": "end_turn", } | { "type": "play_challenge", card: number, target: number, } | { "type": "keep_challenges", } | { "type": "use_task_force", } | { "type": "accept_challenge", } | { "type": "bid", amount: number, } | { "type": "pass_auction", } | { "type": "trade_partner", seat: number, } | { "type": "destroy_building", tile: number, };
 
 export type BuildingCitiesOptions = { mode: BuildingCitiesMode, 
 /**
@@ -434,7 +434,7 @@ auction_ms: number,
  */
 variant: BuildingCitiesVariant, };
 
-export type BuildingCitiesPhase = { "kind": "building" } | { "kind": "forced_purchase", seat: number, } | { "kind": "play_challenge", seat: number, } | { "kind": "task_force_prompt", by: number, target: number, } | { "kind": "auction", building: string, drawer: number, high_bid: number, high_bidder: number, } | { "kind": "trade_partner", seat: number, partners: Array<number>, } | { "kind": "over" };
+export type BuildingCitiesPhase = { "kind": "building" } | { "kind": "forced_purchase", seat: number, } | { "kind": "play_challenge", seat: number, } | { "kind": "task_force_prompt", by: number, target: number, } | { "kind": "auction", building: string, drawer: number, high_bid: number, high_bidder: number, } | { "kind": "trade_partner", seat: number, partners: Array<number>, } | { "kind": "choose_destroyed", seat: number, target: number, tiles: Array<number>, } | { "kind": "over" };
 
 export type BuildingCitiesPlayerView = { city: BuildingCitiesCity, bank: number, status: BuildingCitiesStatus, 
 /**

@@ -55,6 +55,8 @@ fn greedy(g: &BuildingCities, seat: Seat, moves: Vec<Move>) -> Move {
             return best.unwrap_or_else(|| moves[0].clone());
         }
         Phase::TaskForcePrompt { .. } => return Move::UseTaskForce {},
+        // The most valuable building is listed last (E5).
+        Phase::ChooseDestroyed { .. } => return moves.last().cloned().unwrap_or(Move::EndTurn {}),
         Phase::TradePartner { .. } => {
             // The partner who lacks most of its goods pays it most (E6).
             let mine = &view.players[usize::from(seat)].goods;

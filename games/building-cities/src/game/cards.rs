@@ -3,8 +3,8 @@
 use super::choice::Pending;
 use super::value::{Census, tile_building};
 use super::{BuildingCities, Chal, Offer};
-use crate::city::{District, Sea, TileKind};
-use crate::handbook::cards::{Condition, DistrictPick, Effect, Grid, Route};
+use crate::city::{District, Sea};
+use crate::handbook::cards::{Chooser, Condition, DistrictPick, Effect, Grid, Route};
 use crate::handbook::model::{Category, Target};
 use crate::wire::{BankReason, Event, EventKind, Mode};
 use engine::Seat;
@@ -155,7 +155,7 @@ impl BuildingCities {
             .into(),
         );
         if !cancel && self.condition_holds(seat, &card.condition) {
-            self.effect(seat, &card.effect, BankReason::Challenge, ev);
+            self.effect(seat, &card.effect, BankReason::Challenge, by, ev);
         }
     }
 
@@ -165,6 +165,7 @@ impl BuildingCities {
         seat: usize,
         effect: &Effect,
         reason: BankReason,
+        by: Option<usize>,
         ev: &mut Vec<Event>,
     ) {
         let hb = self.hb.clone();
@@ -211,7 +212,7 @@ impl BuildingCities {
                     amount = *a;
                 }
             }
-            Effect::Destroy { target, .. } => self.destroy(seat, target, ev),
+            Effect::Destroy { target, chooser } => self.destroy(seat, target, *chooser, by, ev),
             Effect::SkipBuildingPhase { turns } => self.players[seat].skip += turns,
             Effect::MovesPercent { percent, turns } => {
                 self.players[seat].moves_pct = Some((*percent, *turns));
@@ -270,40 +271,44 @@ impl BuildingCities {
     }
 
     /// B6 by a card: the owner loses his least valuable building of the
-    /// target (the latest on a tie), or a truck or ship.
-    fn destroy(&mut self, seat: usize, target: &Target, ev: &mut Vec<Event>) {
+    /// target (the latest on a tie), or a truck or ship; in Despicable the
+    /// player who played it chooses among several buildings (E5).
+    fn destroy(
+        &mut self,
+        seat: usize,
+        target: &Target,
+        chooser: Chooser,
+        by: Option<usize>,
+        ev: &mut Vec<Event>,
+    ) {
         let hb = self.hb.clone();
-        let p = &mut self.players[seat];
-        let victim = p
+        let mut victims: Vec<(i32, u32)> = self.players[seat]
             .city
             .tiles()
             .iter()
             .filter_map(|t| hb.building(tile_building(&t.kind)).map(|b| (t, b)))
             .filter(|(_, b)| b.is(target))
-            .min_by_key(|(t, b)| (b.value, std::cmp::Reverse(t.id)))
-            .map(|(t, b)| (t.id, b.id.clone(), t.kind.clone(), t.district()));
-        let s = seat as Seat;
-        if let Some((id, building, kind, d)) = victim {
-            if p.city.remove_tile(id).is_ok() {
-                if let Some(d) = d {
-                    match kind {
-                        TileKind::PowerGrid => p.grid[d.index()][0] = 0,
-                        TileKind::WaterGrid => p.grid[d.index()][1] = 0,
-                        _ => {}
-                    }
-                }
-                p.metros.retain(|m| m.tile != id);
-                ev.push(
-                    EventKind::Destroyed {
-                        seat: s,
-                        building,
-                        tile: id,
-                    }
-                    .into(),
-                );
-            }
+            .map(|(t, b)| (b.value, t.id))
+            .collect();
+        victims.sort_by_key(|&(value, id)| (value, std::cmp::Reverse(id)));
+        let tiles: Vec<u32> = victims.into_iter().map(|(_, id)| id).collect();
+        if let Some(by) = by
+            && chooser == Chooser::Player
+            && self.mode == Mode::Despicable
+            && tiles.len() > 1
+        {
+            self.pending.push_back(Pending::Destroy {
+                by: by as Seat,
+                owner: seat as Seat,
+                tiles,
+            });
             return;
         }
+        if let Some(&id) = tiles.first() {
+            return self.remove_building(seat, id, ev);
+        }
+        let s = seat as Seat;
+        let p = &mut self.players[seat];
         let token = |id: &str| hb.building(id).is_some_and(|b| b.is(target));
         if token("truck")
             && let Some(d) = District::ALL.into_iter().find(|d| p.city.trucks(*d) > 0)

@@ -1,9 +1,11 @@
 //! Choices a card leaves to a player (E6 in Despicable: the drawer's trade
-//! partner). A card's effect queues a [`Pending`] choice; the end-of-turn
+//! partner; E5 in Despicable: what a challenge removes). A card's effect queues a [`Pending`] choice; the end-of-turn
 //! resolution opens it as a decision of its chooser, or settles it at once
 //! when there is nothing to choose.
 
+use super::value::tile_building;
 use super::{BuildingCities, Stage};
+use crate::city::TileKind;
 use crate::wire::{BankReason, Event, EventKind, Move, Rule};
 use engine::Seat;
 
@@ -16,6 +18,13 @@ pub(crate) enum Pending {
         roll: u8,
         partners: Vec<Seat>,
     },
+    /// E5 (Despicable): the player who played a challenge picks which of the
+    /// target's buildings it removes (tile ids, least valuable first).
+    Destroy {
+        by: Seat,
+        owner: Seat,
+        tiles: Vec<u32>,
+    },
 }
 
 impl Pending {
@@ -23,6 +32,7 @@ impl Pending {
     pub(crate) fn chooser(&self) -> Seat {
         match self {
             Pending::Partner { drawer, .. } => *drawer,
+            Pending::Destroy { by, .. } => *by,
         }
     }
 }
@@ -82,6 +92,9 @@ impl BuildingCities {
                     seat: best.unwrap_or(*drawer),
                 }
             }
+            Pending::Destroy { tiles, .. } => Move::DestroyBuilding {
+                tile: tiles.first().copied().unwrap_or(0),
+            },
         }
     }
 
@@ -92,6 +105,10 @@ impl BuildingCities {
                 .iter()
                 .map(|&seat| Move::TradePartner { seat })
                 .collect(),
+            Pending::Destroy { tiles, .. } => tiles
+                .iter()
+                .map(|&tile| Move::DestroyBuilding { tile })
+                .collect(),
         }
     }
 
@@ -101,6 +118,7 @@ impl BuildingCities {
             Pending::Partner { partners, .. } => {
                 partners.retain(|&o| self.playing(usize::from(o)));
             }
+            Pending::Destroy { .. } => {}
         }
         let options = self.choice_moves(&p);
         if options.len() > 1 && self.playing(usize::from(p.chooser())) {
@@ -139,6 +157,13 @@ impl BuildingCities {
                 self.trade_with(usize::from(*drawer), *roll, partner, ev);
                 Ok(())
             }
+            (Pending::Destroy { owner, tiles, .. }, Move::DestroyBuilding { tile }) => {
+                if !tiles.contains(tile) {
+                    return Err(Rule::NoSuchTarget);
+                }
+                self.remove_building(usize::from(*owner), *tile, ev);
+                Ok(())
+            }
             _ => Err(Rule::WrongPhase),
         }
     }
@@ -172,6 +197,39 @@ impl BuildingCities {
                 seat: *drawer,
                 partners: partners.clone(),
             },
+            Pending::Destroy { by, owner, tiles } => crate::wire::Phase::ChooseDestroyed {
+                seat: *by,
+                target: *owner,
+                tiles: tiles.clone(),
+            },
         }
+    }
+
+    /// B6 by a card: one building leaves the city (its grid level and metro
+    /// pairing with it).
+    pub(crate) fn remove_building(&mut self, seat: usize, id: u32, ev: &mut Vec<Event>) {
+        let p = &mut self.players[seat];
+        let Some(t) = p.city.tiles().iter().find(|t| t.id == id).cloned() else {
+            return;
+        };
+        if p.city.remove_tile(id).is_err() {
+            return;
+        }
+        if let Some(d) = t.district() {
+            match t.kind {
+                TileKind::PowerGrid => p.grid[d.index()][0] = 0,
+                TileKind::WaterGrid => p.grid[d.index()][1] = 0,
+                _ => {}
+            }
+        }
+        p.metros.retain(|m| m.tile != id);
+        ev.push(
+            EventKind::Destroyed {
+                seat: seat as Seat,
+                building: tile_building(&t.kind).to_string(),
+                tile: id,
+            }
+            .into(),
+        );
     }
 }

@@ -151,7 +151,7 @@ impl BuildingCities {
             if let Effect::Legendary { building } = &c.effect {
                 self.offer(seat, building, Chal::Event(card), ev);
             } else if applied {
-                self.effect(seat, &c.effect, BankReason::Event, ev);
+                self.effect(seat, &c.effect, BankReason::Event, None, ev);
             }
         }
     }

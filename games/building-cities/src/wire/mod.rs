@@ -112,6 +112,8 @@ pub enum Move {
     PassAuction {},
     /// E6 (Despicable): the drawer's trade partner.
     TradePartner { seat: u8 },
+    /// E5 (Despicable): the building (tile id) a played challenge removes.
+    DestroyBuilding { tile: u32 },
 }
 
 /// Where the game is.
@@ -145,6 +147,13 @@ pub enum Phase {
     TradePartner {
         seat: u8,
         partners: Vec<u8>,
+    },
+    /// E5 (Despicable): `seat` picks which of `target`'s `tiles` his
+    /// challenge removes (least valuable first).
+    ChooseDestroyed {
+        seat: u8,
+        target: u8,
+        tiles: Vec<u32>,
     },
     Over,
 }

@@ -121,3 +121,79 @@ fn ruling_e6_despicable_a_lone_partner_is_chosen_at_once() {
     assert!(!partners.is_empty());
     assert!(partners.iter().all(|&p| p == 1));
 }
+
+/// Builds `building` for `seat` at its first legal spot, laying roads until one fits.
+fn build_any(g: &mut BuildingCities, seat: Seat, building: &str) {
+    for _ in 0..12 {
+        let found = g
+            .legal_moves(seat)
+            .into_iter()
+            .find(|m| matches!(m, Move::Tile { building: b, .. } if b == building));
+        if let Some(mv) = found {
+            ok(g, seat, mv);
+            return;
+        }
+        let road = first_road(g, seat).expect("a road block");
+        ok(g, seat, road);
+    }
+    panic!("no spot for {building}");
+}
+
+fn destroyed(events: &[Event]) -> Vec<(Seat, u32)> {
+    events
+        .iter()
+        .filter_map(|e| match &e.kind {
+            EventKind::Destroyed { seat, tile, .. } => Some((*seat, *tile)),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn ruling_e5_despicable_the_player_who_played_it_chooses() {
+    let mut g = game(Mode::Despicable, 2, "obj_six_districts");
+    two_districts(&mut g);
+    g.test_set_bank(1, 10_000);
+    build_any(&mut g, 1, "grocery");
+    build_any(&mut g, 1, "grocery");
+    for _ in 0..3 {
+        g.test_stack_event("ev_calm");
+        g.timeout();
+    }
+    assert!(g.test_stack_challenge("ch_store_bankrupt"));
+    g.test_stack_event("ev_calm");
+    g.timeout();
+    assert_eq!(view(&g).phase, Phase::PlayChallenge { seat: 0 });
+    ok(&mut g, 0, Move::PlayChallenge { card: 0, target: 1 });
+    if matches!(view(&g).phase, Phase::TaskForcePrompt { .. }) {
+        ok(&mut g, 1, Move::AcceptChallenge {});
+    }
+    let Phase::ChooseDestroyed {
+        seat: 0,
+        target: 1,
+        tiles,
+    } = view(&g).phase
+    else {
+        panic!("no choice: {:?}", view(&g).phase);
+    };
+    assert_eq!(tiles.len(), 2);
+    assert_eq!(g.awaiting().seats, vec![0]);
+    assert_eq!(
+        g.legal_moves(0),
+        tiles
+            .iter()
+            .map(|&tile| Move::DestroyBuilding { tile })
+            .collect::<Vec<_>>()
+    );
+    assert_eq!(
+        code(&mut g, 0, Move::DestroyBuilding { tile: 9_999 }),
+        "no_such_target"
+    );
+    // A timeout removes the least valuable (listed first).
+    let mut timed_out = g.clone();
+    assert_eq!(destroyed(&timed_out.timeout()), vec![(1, tiles[0])]);
+    let events = ok(&mut g, 0, Move::DestroyBuilding { tile: tiles[1] });
+    assert_eq!(destroyed(&events), vec![(1, tiles[1])]);
+    assert!(g.city(1).tiles().iter().any(|t| t.id == tiles[0]));
+    assert!(!g.city(1).tiles().iter().any(|t| t.id == tiles[1]));
+}
