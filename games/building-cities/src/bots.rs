@@ -57,6 +57,7 @@ fn greedy(g: &BuildingCities, seat: Seat, moves: Vec<Move>) -> Move {
         Phase::TaskForcePrompt { .. } => return Move::UseTaskForce {},
         // The most valuable building is listed last (E5).
         Phase::ChooseDestroyed { .. } => return moves.last().cloned().unwrap_or(Move::EndTurn {}),
+        Phase::Demand { .. } => return Move::AcceptDemand {},
         Phase::TradePartner { .. } => {
             // The partner who lacks most of its goods pays it most (E6).
             let mine = &view.players[usize::from(seat)].goods;

@@ -243,7 +243,9 @@ impl BuildingCities {
                 amount = -(low * *a as i32);
             }
             Effect::Demand {
-                target, impossible, ..
+                target,
+                impossible,
+                refused,
             } => {
                 let possible = hb.buildings.iter().any(|b| {
                     b.is(target)
@@ -254,8 +256,14 @@ impl BuildingCities {
                         })
                 });
                 if possible {
-                    let n = census.count(&hb, target, None) + 1;
-                    self.players[seat].demands.push((target.clone(), n));
+                    // B5: accepted (a need) or refused for its price.
+                    self.pending.push_back(Pending::Demand {
+                        seat: seat as Seat,
+                        target: target.clone(),
+                        need: census.count(&hb, target, None) + 1,
+                        refused: *refused,
+                        reason,
+                    });
                 } else {
                     amount = -(*impossible as i32);
                 }

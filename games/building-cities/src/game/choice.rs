@@ -1,11 +1,12 @@
 //! Choices a card leaves to a player (E6 in Despicable: the drawer's trade
-//! partner; E5 in Despicable: what a challenge removes). A card's effect queues a [`Pending`] choice; the end-of-turn
+//! partner; E5 in Despicable: what a challenge removes; B5: a demand accepted or refused). A card's effect queues a [`Pending`] choice; the end-of-turn
 //! resolution opens it as a decision of its chooser, or settles it at once
 //! when there is nothing to choose.
 
 use super::value::tile_building;
 use super::{BuildingCities, Stage};
 use crate::city::TileKind;
+use crate::handbook::model::Target;
 use crate::wire::{BankReason, Event, EventKind, Move, Rule};
 use engine::Seat;
 
@@ -25,6 +26,15 @@ pub(crate) enum Pending {
         owner: Seat,
         tiles: Vec<u32>,
     },
+    /// B5: a card's demand, accepted (`need` of `target` becomes a priority)
+    /// or refused for `refused` Maya.
+    Demand {
+        seat: Seat,
+        target: Target,
+        need: u32,
+        refused: u32,
+        reason: BankReason,
+    },
 }
 
 impl Pending {
@@ -33,6 +43,7 @@ impl Pending {
         match self {
             Pending::Partner { drawer, .. } => *drawer,
             Pending::Destroy { by, .. } => *by,
+            Pending::Demand { seat, .. } => *seat,
         }
     }
 }
@@ -95,6 +106,7 @@ impl BuildingCities {
             Pending::Destroy { tiles, .. } => Move::DestroyBuilding {
                 tile: tiles.first().copied().unwrap_or(0),
             },
+            Pending::Demand { .. } => Move::AcceptDemand {},
         }
     }
 
@@ -109,6 +121,7 @@ impl BuildingCities {
                 .iter()
                 .map(|&tile| Move::DestroyBuilding { tile })
                 .collect(),
+            Pending::Demand { .. } => vec![Move::AcceptDemand {}, Move::RefuseDemand {}],
         }
     }
 
@@ -118,7 +131,7 @@ impl BuildingCities {
             Pending::Partner { partners, .. } => {
                 partners.retain(|&o| self.playing(usize::from(o)));
             }
-            Pending::Destroy { .. } => {}
+            Pending::Destroy { .. } | Pending::Demand { .. } => {}
         }
         let options = self.choice_moves(&p);
         if options.len() > 1 && self.playing(usize::from(p.chooser())) {
@@ -164,6 +177,39 @@ impl BuildingCities {
                 self.remove_building(usize::from(*owner), *tile, ev);
                 Ok(())
             }
+            (
+                Pending::Demand {
+                    seat,
+                    target,
+                    need,
+                    refused,
+                    reason,
+                },
+                _,
+            ) => {
+                let accepted = match mv {
+                    Move::AcceptDemand {} => true,
+                    Move::RefuseDemand {} => false,
+                    _ => return Err(Rule::WrongPhase),
+                };
+                let s = usize::from(*seat);
+                if accepted {
+                    self.players[s].demands.push((target.clone(), *need));
+                } else {
+                    self.pay(s, -(*refused as i32), *reason, ev);
+                    // E3, E4: the price may empty the bank.
+                    self.check_loan(s, ev);
+                    self.players[s].must_buy &= self.district_conditions_met(s);
+                }
+                ev.push(
+                    EventKind::DemandAnswered {
+                        seat: *seat,
+                        accepted,
+                    }
+                    .into(),
+                );
+                Ok(())
+            }
             _ => Err(Rule::WrongPhase),
         }
     }
@@ -201,6 +247,16 @@ impl BuildingCities {
                 seat: *by,
                 target: *owner,
                 tiles: tiles.clone(),
+            },
+            Pending::Demand {
+                seat,
+                target,
+                refused,
+                ..
+            } => crate::wire::Phase::Demand {
+                seat: *seat,
+                target: target.clone(),
+                refused: *refused,
             },
         }
     }

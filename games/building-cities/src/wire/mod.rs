@@ -114,6 +114,10 @@ pub enum Move {
     TradePartner { seat: u8 },
     /// E5 (Despicable): the building (tile id) a played challenge removes.
     DestroyBuilding { tile: u32 },
+    /// B5: take a card's demand as a priority.
+    AcceptDemand {},
+    /// B5: refuse a card's demand and pay its price.
+    RefuseDemand {},
 }
 
 /// Where the game is.
@@ -154,6 +158,12 @@ pub enum Phase {
         seat: u8,
         target: u8,
         tiles: Vec<u32>,
+    },
+    /// B5: `seat` accepts a card's demand for `target` or refuses it for `refused`.
+    Demand {
+        seat: u8,
+        target: crate::handbook::model::Target,
+        refused: u32,
     },
     Over,
 }
@@ -323,6 +333,11 @@ pub enum EventKind {
     },
     MustBuyDistrict {
         seat: u8,
+    },
+    /// B5: a card's demand accepted (a priority) or refused (paid).
+    DemandAnswered {
+        seat: u8,
+        accepted: bool,
     },
     Frozen {
         seat: u8,

@@ -197,3 +197,60 @@ fn ruling_e5_despicable_the_player_who_played_it_chooses() {
     assert!(g.city(1).tiles().iter().any(|t| t.id == tiles[0]));
     assert!(!g.city(1).tiles().iter().any(|t| t.id == tiles[1]));
 }
+
+fn tile_moves(g: &BuildingCities) -> usize {
+    g.legal_moves(0)
+        .iter()
+        .filter(|m| matches!(m, Move::Tile { .. }))
+        .count()
+}
+
+fn answered(events: &[Event]) -> Vec<bool> {
+    events
+        .iter()
+        .filter_map(|e| match &e.kind {
+            EventKind::DemandAnswered { accepted, .. } => Some(*accepted),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn ruling_b5_a_demand_is_accepted_or_refused_for_its_price() {
+    let mut g = solo("obj_six_districts");
+    two_districts(&mut g);
+    g.test_set_bank(0, 10_000);
+    place_in(&mut g, "clinic", District::D1);
+    for _ in 0..3 {
+        next_turn(&mut g);
+    }
+    assert!(g.test_stack_challenge("ch_hospital_wanted"));
+    next_turn(&mut g);
+    let Phase::Demand {
+        seat: 0, refused, ..
+    } = view(&g).phase
+    else {
+        panic!("no demand: {:?}", view(&g).phase);
+    };
+    assert_eq!(refused, 1500);
+    assert_eq!(g.awaiting().seats, vec![0]);
+    assert_eq!(
+        g.legal_moves(0),
+        vec![Move::AcceptDemand {}, Move::RefuseDemand {}]
+    );
+    g.test_set_bank(0, 10_000);
+    let mut accepted = g.clone();
+    let mut timed_out = g.clone();
+    let events = ok(&mut g, 0, Move::RefuseDemand {});
+    assert_eq!(answered(&events), vec![false]);
+    assert_eq!(bank_amounts(&events, BankReason::Challenge), vec![-1500]);
+    let events = ok(&mut accepted, 0, Move::AcceptDemand {});
+    assert_eq!(answered(&events), vec![true]);
+    assert!(bank_amounts(&events, BankReason::Challenge).is_empty());
+    // A timeout accepts.
+    assert_eq!(answered(&timed_out.timeout()), vec![true]);
+    // Accepted, the hospital is a priority: fewer buildings are allowed.
+    assert_eq!(view(&g).phase, Phase::Building);
+    assert_eq!(view(&accepted).phase, Phase::Building);
+    assert!(tile_moves(&accepted) < tile_moves(&g));
+}
