@@ -872,5 +872,4 @@ fn ruling_e6_trade_pays_the_drawer_and_half_to_the_partner() {
     assert!(traded, "no trade in 30 turns");
 }
 
-#[path = "rulings/choices.rs"]
 mod choices;
