@@ -141,16 +141,16 @@ fn numbers(v: &Value, ints: &mut BTreeSet<u64>, floats: &mut Vec<f64>) {
     }
 }
 
-/// The facts of cities not in `judged` that `raw` (a JSON text) carries.
+/// The facts of cities not in `judged` that `raw` (a JSON text, parsed as `msg`) carries.
 fn leaks(
     raw: &str,
+    msg: &Value,
     judged: &BTreeSet<String>,
     secrets: &HashMap<&'static str, Secrets>,
 ) -> Vec<String> {
-    let msg: Value = serde_json::from_str(raw).unwrap_or(Value::Null);
     let mut ints = BTreeSet::new();
     let mut floats = Vec::new();
-    numbers(&msg, &mut ints, &mut floats);
+    numbers(msg, &mut ints, &mut floats);
     let mut found = Vec::new();
     for (id, s) in secrets.iter().filter(|(id, _)| !judged.contains(**id)) {
         found.extend(
@@ -366,8 +366,9 @@ async fn server_sweep_unjudged_facts_never_leave() {
         for r in &played.received {
             let mut judged = BTreeSet::new();
             for raw in &r.messages {
-                judged_in(&serde_json::from_str(raw).unwrap(), &mut judged);
-                let found = leaks(raw, &judged, &secrets);
+                let msg: Value = serde_json::from_str(raw).unwrap();
+                judged_in(&msg, &mut judged);
+                let found = leaks(raw, &msg, &judged, &secrets);
                 assert!(found.is_empty(), "{} received {found:?} in {raw}", r.who);
                 checked += 1;
             }
@@ -392,7 +393,8 @@ async fn server_sweep_unjudged_facts_never_leave() {
         ] {
             let (status, body) = try_http(addr, "GET", &path, None).await.expect("http");
             assert_eq!(status, 200, "{path}: {body}");
-            let found = leaks(&body, &judged_anywhere, &secrets);
+            let msg: Value = serde_json::from_str(&body).unwrap_or(Value::Null);
+            let found = leaks(&body, &msg, &judged_anywhere, &secrets);
             assert!(found.is_empty(), "{path}: {found:?}");
             checked += 1;
         }
@@ -451,8 +453,12 @@ fn the_sweep_recognises_a_citys_facts() {
         ),
         format!(r#"{{"station": {}}}"#, secrets[city.id].strings[0]),
     ] {
-        assert!(!leaks(&raw, &BTreeSet::new(), &secrets).is_empty(), "{raw}");
-        assert!(leaks(&raw, &judged, &secrets).is_empty(), "{raw}");
+        let msg: Value = serde_json::from_str(&raw).unwrap();
+        assert!(
+            !leaks(&raw, &msg, &BTreeSet::new(), &secrets).is_empty(),
+            "{raw}"
+        );
+        assert!(leaks(&raw, &msg, &judged, &secrets).is_empty(), "{raw}");
     }
     let fact: String = serde_json::from_str(&secrets[city.id].strings[0]).unwrap();
     let line = format!("moved: {fact} ({})", city.population.value);
