@@ -167,6 +167,16 @@ pub enum SetupError {
         min: u64,
         max: u64,
     },
+    /// An option's value is refused for a reason of the game's own: `name` is the
+    /// option's field, `item` the entry of a list option (counted from 1),
+    /// `problem` the game's stable code for the reason and `limit` the bound it
+    /// speaks of.
+    OptionInvalid {
+        name: &'static str,
+        item: Option<u32>,
+        problem: &'static str,
+        limit: Option<u64>,
+    },
 }
 
 impl std::fmt::Display for SetupError {
@@ -176,6 +186,22 @@ impl std::fmt::Display for SetupError {
             SetupError::FirstSeat => f.write_str("first_seat"),
             SetupError::OptionRange { name, min, max } => {
                 write!(f, "option_range {name} {min}..={max}")
+            }
+            SetupError::OptionInvalid {
+                name,
+                item,
+                problem,
+                limit,
+            } => {
+                write!(f, "option_invalid {name}")?;
+                if let Some(item) = item {
+                    write!(f, "[{item}]")?;
+                }
+                write!(f, " {problem}")?;
+                if let Some(limit) = limit {
+                    write!(f, " (limit {limit})")?;
+                }
+                Ok(())
             }
         }
     }

@@ -377,10 +377,21 @@ pub struct ErrorArgs {
     #[ts(optional)]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max: Option<u64>,
-    /// `bad_settings` with reason `option_range`: the option's field name.
+    /// `bad_settings` with reason `option_range` or `option_invalid`: the
+    /// option's field name.
     #[ts(optional)]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub option: Option<String>,
+    /// `bad_settings` with reason `option_invalid`: the entry of a list option,
+    /// counted from 1.
+    #[ts(optional)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub item: Option<u32>,
+    /// `bad_settings` with reason `option_invalid`: the game's code for what is
+    /// wrong (its bound, if any, in `max`).
+    #[ts(optional)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub problem: Option<String>,
 }
 
 impl ErrorArgs {
@@ -405,6 +416,9 @@ pub enum ErrorReason {
     FirstSeat,
     /// `bad_settings`: the game option `option` lies between `min` and `max`.
     OptionRange,
+    /// `bad_settings`: the game option `option` (its entry `item`, if a list) is
+    /// refused for the game's `problem` (with its bound in `max`, if any).
+    OptionInvalid,
     /// `bad_settings`: these are not options of the game (or one is unknown).
     NotOptions,
     /// `bad_settings`: a turn timer lasts `min` to `max` seconds.

@@ -91,8 +91,9 @@ pub trait GameKind: Send + Sync {
     fn seats(&self) -> RangeInclusive<u8>;
     fn default_options(&self) -> Value;
     /// Checks a seat count and options for this game; the options as they are
-    /// kept (every option named, none unknown), or the `bad_settings` arguments.
-    fn check(&self, seats: u8, options: &Value) -> Result<Value, ErrorArgs>;
+    /// kept (every option named, none unknown), or the `bad_settings` arguments
+    /// (boxed: a refusal is rare and its arguments are large).
+    fn check(&self, seats: u8, options: &Value) -> Result<Value, Box<ErrorArgs>>;
     /// Starts a game.
     fn start(&self, setup: &SetupDoc) -> Result<Box<dyn ErasedGame>, String>;
     /// Rebuilds a game from its setup and move log (`engine::replay`), handing
@@ -263,17 +264,17 @@ where
         to_value(&G::Options::default())
     }
 
-    fn check(&self, seats: u8, options: &Value) -> Result<Value, ErrorArgs> {
+    fn check(&self, seats: u8, options: &Value) -> Result<Value, Box<ErrorArgs>> {
         if !G::SEATS.contains(&seats) {
-            return Err(setup_args(&SetupError::Seats {
+            return Err(Box::new(setup_args(&SetupError::Seats {
                 min: *G::SEATS.start(),
                 max: *G::SEATS.end(),
-            }));
+            })));
         }
         // Options are the game's own type, nothing more: unknown fields are
         // refused rather than kept, stored and sent to every visitor. The
         // refusal never echoes what was sent.
-        let not_options = || ErrorArgs::reason(ErrorReason::NotOptions);
+        let not_options = || Box::new(ErrorArgs::reason(ErrorReason::NotOptions));
         let given = options.as_object().ok_or_else(not_options)?;
         let typed: G::Options =
             serde_json::from_value(options.clone()).map_err(|_| not_options())?;
@@ -289,7 +290,7 @@ where
             options: typed,
             first_seat: None,
         };
-        G::new(&setup).map_err(|e| setup_args(&e))?;
+        G::new(&setup).map_err(|e| Box::new(setup_args(&e)))?;
         Ok(kept)
     }
 
@@ -346,6 +347,18 @@ fn setup_args(e: &SetupError) -> ErrorArgs {
             min: Some(*min),
             max: Some(*max),
             ..ErrorArgs::reason(ErrorReason::OptionRange)
+        },
+        SetupError::OptionInvalid {
+            name,
+            item,
+            problem,
+            limit,
+        } => ErrorArgs {
+            option: Some((*name).to_owned()),
+            item: *item,
+            problem: Some((*problem).to_owned()),
+            max: *limit,
+            ..ErrorArgs::reason(ErrorReason::OptionInvalid)
         },
     }
 }

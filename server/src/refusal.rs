@@ -123,6 +123,15 @@ pub fn english(r: &Refusal) -> String {
                 n(a.min),
                 n(a.max)
             ),
+            Some(ErrorReason::OptionInvalid) => {
+                let item = a.item.map(|i| format!(" (entry {i})")).unwrap_or_default();
+                let limit = a.max.map(|m| format!(", limit {m}")).unwrap_or_default();
+                format!(
+                    "The option {}{item} is refused: {}{limit}.",
+                    a.option.as_deref().unwrap_or("?"),
+                    a.problem.as_deref().unwrap_or("?"),
+                )
+            }
             Some(ErrorReason::NotOptions) => "These are not options of this game.".into(),
             Some(ErrorReason::TurnSeconds) => {
                 format!("A turn timer lasts {} to {} seconds.", n(a.min), n(a.max))

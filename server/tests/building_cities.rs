@@ -99,6 +99,58 @@ async fn despicable(db: &TestDb) {
 }
 both_stores!(a_despicable_game_plays_to_its_end, despicable);
 
+/// Ruling H: the room's own cards. The host's titles reach every visitor
+/// through the table's options (cleaned of control characters); the game names
+/// the cards by id only; a card the rules refuse is a `bad_settings` with the
+/// option, the entry and the problem.
+async fn room_cards(db: &TestDb) {
+    let srv = TestServer::start(db).await;
+    let custom = json!({
+        "mode": "solo",
+        "objective": "obj_blank_1",
+        "custom_objectives": [{"title": "Five\nthousand", "goals": [{"kind": "bank", "amount": 5000}], "turn_limit": 50}],
+        "custom_events": [{"title": "Street\u{7} fair", "effect": {"kind": "gain_maya", "amount": 80}}],
+    });
+    let (invite, spectate, token) = srv
+        .create_table_with(json!({
+            "game": "building-cities",
+            "name": "Host",
+            "settings": {"seats": 1, "options": custom, "spectators_allowed": true, "public": false}
+        }))
+        .await;
+    let mut host = srv.join(&invite, "Host", Some(&token)).await;
+    let mut watcher = srv.join(&spectate, "Watcher", None).await;
+    let options = &watcher.table().await["settings"]["options"];
+    assert_eq!(options["custom_objectives"][0]["title"], "Five thousand");
+    assert_eq!(options["custom_events"][0]["title"], "Street fair");
+    assert_eq!(options["custom_events"][0]["effect"]["amount"], 80);
+    host.send(&json!({"type": "start"})).await;
+    let snap = watcher.recv_type("snapshot").await;
+    assert_eq!(snap["game"]["view"]["objective"], "obj_blank_1");
+    assert!(
+        !snap.to_string().contains("Five thousand"),
+        "no title in views"
+    );
+
+    let bad = json!({"custom_events": [
+        {"title": "Calm", "effect": {"kind": "nothing"}},
+        {"title": "Ruin", "effect": {"kind": "lose_maya", "amount": 9000}},
+    ]});
+    let (status, e) = srv
+        .post(
+            "/api/tables",
+            &json!({"game": "building-cities", "name": "Host", "settings": {"seats": 1, "options": bad, "spectators_allowed": true, "public": false}}),
+        )
+        .await;
+    assert_eq!(status, 400, "{e}");
+    assert_eq!(
+        e,
+        json!({"code": "bad_settings", "args": {"reason": "option_invalid", "option": "custom_events", "item": 2, "problem": "amount", "max": 5000}})
+    );
+    srv.stop().await;
+}
+both_stores!(room_cards_reach_the_browser_through_the_options, room_cards);
+
 /// The spectator's views never carry a hand's cards.
 #[test]
 fn spectators_see_hand_counts_only() {

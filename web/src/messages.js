@@ -2,7 +2,7 @@
 // stable code, the game's rule code for an illegal move and the typed arguments the
 // sentence needs (`ErrorArgs`, or the `args` of the game's rule: `BigCityRule`, `BigCityzRule`,
 // `MyCityRule`, `TicTacToeRule`, `EngineRule`). The sentences live in i18n.js and in
-// each game's strings: `err.{code}[.{reason}]`, `rule.{game}.{rule}` and, for the
+// each game's strings: `err.{code}[.{reason}[.{problem}]]`, `rule.{game}.{rule}` and, for the
 // rules every game shares, `rule.{rule}`. Events are said by each game's
 // `describeEvent` (games/*.js) from their typed kinds.
 
@@ -29,6 +29,9 @@ export function renderError(err, ctx = {}) {
     return key ? t(variant(key, args), params) : t('err.illegal_move');
   }
   const reason = typeof args.reason === 'string' ? `err.${err.code}.${args.reason}` : null;
+  // A game's own problem with an option (`option_invalid`) may have its own sentence.
+  const problem = reason && typeof args.problem === 'string' ? `${reason}.${args.problem}` : null;
+  if (problem && has(problem)) return t(variant(problem, args), params);
   if (reason && has(reason)) return t(variant(reason, args), params);
   if (has(`err.${err.code}`)) return t(variant(`err.${err.code}`, args), params);
   return t('err.unknown', { code: err.code });

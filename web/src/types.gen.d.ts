@@ -386,6 +386,40 @@ ships_per_sea: number, };
 
 export type BuildingCitiesColour = "blue" | "orange" | "yellow" | "grey" | "green" | "red" | "purple" | "pink" | "yellow_blue";
 
+export type BuildingCitiesCondition = { min_districts: number, min_turn: number, };
+
+export type BuildingCitiesCustomCard = { 
+/**
+ * The host's words, cleaned of control and invisible characters.
+ */
+title: string, condition: BuildingCitiesCondition, effect: BuildingCitiesEffect, };
+
+export type BuildingCitiesCustomObjective = { 
+/**
+ * The host's words, cleaned of control and invisible characters.
+ */
+title: string, 
+/**
+ * Every goal, together (1-8).
+ */
+goals: Array<BuildingCitiesGoal>, 
+/**
+ * Rounds allowed; `None`: the turn cap (W1).
+ */
+turn_limit: number | null, 
+/**
+ * At most this many land districts.
+ */
+max_districts: number | null, 
+/**
+ * What may not be built.
+ */
+forbids: Array<BuildingCitiesTarget>, 
+/**
+ * "The first to X Maya wins" (W2).
+ */
+race: boolean, };
+
 export type BuildingCitiesDistrict = "D1" | "D2" | "D3" | "D4" | "D5" | "D6";
 
 export type BuildingCitiesDistrictPick = "roll" | "newest" | "richest";
@@ -399,6 +433,8 @@ export type BuildingCitiesEvent = { kind: BuildingCitiesEventKind, };
 export type BuildingCitiesEventKind = { "kind": "objective_drawn", objective: string, } | { "kind": "protected_layout", face: number, } | { "kind": "bank", seat: number, amount: number, reason: BuildingCitiesBankReason, bank: number, } | { "kind": "road", seat: number, block: BuildingCitiesBlock, } | { "kind": "built", seat: number, building: string, tile: number, rotation: BuildingCitiesRotation, origin: BuildingCitiesBlock, } | { "kind": "district_bought", seat: number, district: BuildingCitiesDistrict, } | { "kind": "sea_bought", seat: number, sea: BuildingCitiesSea, } | { "kind": "truck", seat: number, district: BuildingCitiesDistrict, } | { "kind": "ship", seat: number, sea: BuildingCitiesSea, } | { "kind": "upgrade", seat: number, district: BuildingCitiesDistrict, grid: BuildingCitiesGridSide, roll: number, level: number, success: boolean, } | { "kind": "turn_ended", seat: number, inactive: boolean, } | { "kind": "event_card", seat: number, card: string, applied: boolean, } | { "kind": "challenge_card", seat: number, card: string, cancelled: boolean, } | { "kind": "challenge_kept", seat: number, hand: number, } | { "kind": "challenge_played", seat: number, target: number, card: string, } | { "kind": "task_force_kept", seat: number, } | { "kind": "destroyed", seat: number, building: string, tile: number, } | { "kind": "goods", seat: number, goods: Array<string>, } | { "kind": "trade_roll", seat: number, roll: number, partner: number | null, } | { "kind": "legendary_offer", seat: number, building: string, } | { "kind": "legendary_returned", building: string, } | { "kind": "auction_bid", seat: number, amount: number, } | { "kind": "auction_won", seat: number, building: string, price: number, } | { "kind": "turn_marker", seat: number, turn: number, factor: number, } | { "kind": "loan_taken", seat: number, due_turn: number, } | { "kind": "loan_repaid", seat: number, } | { "kind": "must_buy_district", seat: number, } | { "kind": "demand_answered", seat: number, accepted: boolean, } | { "kind": "frozen", seat: number, round: number, } | { "kind": "out", seat: number, reason: BuildingCitiesEndReason, } | { "kind": "game_over", reason: BuildingCitiesEndReason, winners: Array<number>, };
 
 export type BuildingCitiesFootprint = "1x1" | "2x1" | "2x2" | "3x1" | "3x2";
+
+export type BuildingCitiesGoal = { "kind": "build", target: BuildingCitiesTarget, count: number, } | { "kind": "bank", amount: number, } | { "kind": "grid_level", level: number, districts: number, } | { "kind": "districts", count: number, };
 
 export type BuildingCitiesGrid = "power" | "water" | "both";
 
@@ -432,7 +468,20 @@ auction_ms: number,
 /**
  * W3: the room's custom numbers.
  */
-variant: BuildingCitiesVariant, };
+variant: BuildingCitiesVariant, 
+/**
+ * H: the room's objectives, written in order on the blank objective cards
+ * (`obj_blank_1`...); `objective` may name one.
+ */
+custom_objectives: Array<BuildingCitiesCustomObjective>, 
+/**
+ * H: the room's event cards, written in order on `ev_blank_1`...
+ */
+custom_events: Array<BuildingCitiesCustomCard>, 
+/**
+ * H: the room's challenge cards, written in order on `ch_blank_1`...
+ */
+custom_challenges: Array<BuildingCitiesCustomCard>, };
 
 export type BuildingCitiesPhase = { "kind": "building" } | { "kind": "forced_purchase", seat: number, } | { "kind": "play_challenge", seat: number, } | { "kind": "task_force_prompt", by: number, target: number, } | { "kind": "auction", building: string, drawer: number, high_bid: number, high_bidder: number, } | { "kind": "trade_partner", seat: number, partners: Array<number>, } | { "kind": "choose_destroyed", seat: number, target: number, tiles: Array<number>, } | { "kind": "demand", seat: number, target: BuildingCitiesTarget, refused: number, } | { "kind": "over" };
 
@@ -560,13 +609,24 @@ retry_after_ms?: number,
  */
 min?: number, max?: number, 
 /**
- * `bad_settings` with reason `option_range`: the option's field name.
+ * `bad_settings` with reason `option_range` or `option_invalid`: the
+ * option's field name.
  */
-option?: string, };
+option?: string, 
+/**
+ * `bad_settings` with reason `option_invalid`: the entry of a list option,
+ * counted from 1.
+ */
+item?: number, 
+/**
+ * `bad_settings` with reason `option_invalid`: the game's code for what is
+ * wrong (its bound, if any, in `max`).
+ */
+problem?: string, };
 
 export type ErrorCode = "bad_message" | "frame_too_large" | "rate_limited" | "hello_first" | "no_such_table" | "bad_token" | "not_host" | "seat_taken" | "not_seated" | "no_spectators" | "wrong_status" | "bad_settings" | "stale_version" | "not_your_turn" | "illegal_move" | "bad_move" | "bad_chat" | "try_again" | "bad_name" | "no_such_seat" | "spectator";
 
-export type ErrorReason = "unknown_game" | "seats" | "first_seat" | "option_range" | "not_options" | "turn_seconds" | "seats_occupied" | "empty_seats";
+export type ErrorReason = "unknown_game" | "seats" | "first_seat" | "option_range" | "option_invalid" | "not_options" | "turn_seconds" | "seats_occupied" | "empty_seats";
 
 export type GameInfo = { 
 /**

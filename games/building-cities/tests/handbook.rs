@@ -44,8 +44,12 @@ fn ruling_h_counts_of_the_rulebook() {
     }
     let real_objectives = h.objectives.iter().filter(|o| !o.blank).count();
     assert_eq!(real_objectives, 20);
-    assert_eq!(copies(&h.events), 120);
-    assert_eq!(copies(&h.challenges), 65);
+    // The rulebook's 120 events and 65 challenges hold the five blank cards of
+    // each deck (H): 115 and 60 printed ones.
+    assert_eq!(copies(&h.events), 115);
+    assert_eq!(copies(&h.challenges), 60);
+    assert_eq!(copies(&h.events) + blanks(&h.events) as u32, 120);
+    assert_eq!(copies(&h.challenges) + blanks(&h.challenges) as u32, 65);
     assert_eq!(h.goods.len(), 6);
     let dice: HashSet<u32> = h.goods.iter().map(|g| g.die).collect();
     assert_eq!(dice, (1..=6).collect());
@@ -393,6 +397,9 @@ fn ruling_h_references_name_existing_buildings_and_goods() {
     }
     let goods: HashSet<&str> = h.goods.iter().map(|g| g.id.as_str()).collect();
     for c in h.events.iter().chain(&h.challenges) {
+        // The checks a room's own card passes (H).
+        assert_eq!(c.effect.check(h), Ok(()), "{}", c.id);
+        assert_eq!(c.condition.check(h), Ok(()), "{}", c.id);
         for t in c.effect.targets() {
             targets_exist(h, &t, &c.id);
         }
@@ -613,6 +620,8 @@ fn b6_only_cards_remove_buildings() {
 fn ruling_h_every_objective_fits_the_caps_and_grids() {
     let h = hb();
     for o in h.objectives.iter().filter(|o| !o.blank) {
+        // The checks a room's own objective passes (H), the fit check included.
+        assert_eq!(o.check(h), Ok(()), "{}", o.id);
         let fit = fit::check(h, o);
         assert!(fit.is_ok(), "{}: {fit:?}", o.id);
         if let (Ok(fit), Some(max)) = (&fit, o.max_districts) {

@@ -4,7 +4,8 @@
 //! every road connected to the junction), B4 limits, the first B5 priority,
 //! at most 10 moves per phase, the loan repaid or bankruptcy within 15 turns,
 //! `legal_moves` and `apply` agree (a refusal changes nothing), the same seed
-//! and moves give the same state, and no view shows a hidden hand.
+//! and moves give the same state, and no view shows a hidden hand; and the
+//! same with the room's own cards in play (H).
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -114,6 +115,23 @@ fn check_city(g: &BuildingCities, seat: Seat) {
     }
     for d in District::ALL {
         assert!(rebuilt.trucks(d) <= 3);
+        // B3: a district with buildings keeps its grids (no card removes them).
+        let kinds: Vec<&TileKind> = rebuilt
+            .tiles()
+            .iter()
+            .filter(|t| t.district() == Some(d))
+            .map(|t| &t.kind)
+            .collect();
+        if kinds.iter().any(|k| matches!(k, TileKind::Building(_))) {
+            assert!(
+                kinds.contains(&&TileKind::PowerGrid),
+                "{d:?} lost its power grid"
+            );
+            assert!(
+                kinds.contains(&&TileKind::WaterGrid),
+                "{d:?} lost its water grid"
+            );
+        }
     }
 }
 
@@ -146,15 +164,69 @@ fn may_build_under_priority(g: &BuildingCities, id: &str) -> bool {
         || ["elementary_school", "clinic", "police_station"].contains(&id)
 }
 
+/// The room's own cards (H): an objective, and events and challenges of
+/// several kinds (a demand, removals, one aimed at the grids, which no card
+/// removes, a legendary offer from the challenge deck).
+fn custom_options(mode: Mode, seed: u64) -> Options {
+    serde_json::from_value(serde_json::json!({
+        "mode": mode,
+        "protected_areas": seed.is_multiple_of(2),
+        "objective": "obj_blank_1",
+        "custom_objectives": [{"title": "Parks and savings", "goals": [
+            {"kind": "build", "target": {"building": "park"}, "count": 2},
+            {"kind": "bank", "amount": 1500}], "turn_limit": 60}],
+        "custom_events": [
+            {"title": "Street fair", "effect": {"kind": "per_building", "target": {"colour": "blue"}, "amount": 25}},
+            {"title": "Parks wanted", "effect": {"kind": "demand", "target": {"building": "park"}, "impossible": 50, "refused": 300}},
+            {"title": "Fire", "effect": {"kind": "destroy", "target": {"colour": "red"}, "chooser": "owner"}},
+            {"title": "Strike", "condition": {"min_turn": 3}, "effect": {"kind": "skip_building_phase", "turns": 1}},
+            {"title": "Boom", "effect": {"kind": "value_percent", "percent": 150, "turns": 2}}],
+        "custom_challenges": [
+            {"title": "Blackout", "effect": {"kind": "destroy", "target": {"category": "grid"}, "chooser": "player"}},
+            {"title": "Quake", "effect": {"kind": "destroy", "target": {"colour": "blue"}, "chooser": "player"}},
+            {"title": "Transit wanted", "effect": {"kind": "demand", "target": {"category": "transport"}, "impossible": 100, "refused": 500}},
+            {"title": "Audit", "effect": {"kind": "lose_bank_percent", "percent": 20}},
+            {"title": "Museum", "effect": {"kind": "legendary", "building": "pyramid_museum"}}],
+    }))
+    .unwrap()
+}
+
+const CUSTOM_EVENTS: [&str; 5] = [
+    "ev_blank_1",
+    "ev_blank_2",
+    "ev_blank_3",
+    "ev_blank_4",
+    "ev_blank_5",
+];
+const CUSTOM_CHALLENGES: [&str; 5] = [
+    "ch_blank_1",
+    "ch_blank_2",
+    "ch_blank_3",
+    "ch_blank_4",
+    "ch_blank_5",
+];
+
 fn play(mode: Mode, seats: u8, seed: u64, steps: usize) {
-    let setup = setup(mode, seats, seed);
-    let mut g = BuildingCities::new(&setup).unwrap();
+    play_setup(&setup(mode, seats, seed), seed, steps, false);
+}
+
+/// Plays `steps` random steps. With `stack_custom` the room's cards are put on
+/// top of their decks now and then (through the test-setup API, outside the
+/// log, so the replay check is left out) and must have been drawn.
+fn play_setup(setup: &Setup<Options>, seed: u64, steps: usize, stack_custom: bool) {
+    let seats = setup.seats;
+    let mut g = BuildingCities::new(setup).unwrap();
     let mut rng = GameRng::new(seed ^ 0x5eed);
     let mut log = Vec::new();
     let mut loans: BTreeMap<Seat, u32> = BTreeMap::new();
+    let mut custom_drawn = 0;
     for _ in 0..steps {
         if g.outcome().is_some() {
             break;
+        }
+        if stack_custom && rng.below(8) == 0 {
+            g.test_stack_event(CUSTOM_EVENTS[rng.below(5)]);
+            g.test_stack_challenge(CUSTOM_CHALLENGES[rng.below(5)]);
         }
         let awaiting = g.awaiting();
         let seat = awaiting.seats[rng.below(awaiting.seats.len())];
@@ -192,6 +264,11 @@ fn play(mode: Mode, seats: u8, seed: u64, steps: usize) {
         let mut delta = vec![0i64; usize::from(seats)];
         for e in &events {
             match &e.kind {
+                EventKind::EventCard { card, .. } | EventKind::ChallengeCard { card, .. }
+                    if card.contains("_blank_") =>
+                {
+                    custom_drawn += 1;
+                }
                 EventKind::Bank { seat, amount, .. } => delta[usize::from(*seat)] += *amount as i64,
                 EventKind::LoanTaken { seat, due_turn } => {
                     loans.insert(*seat, *due_turn);
@@ -237,8 +314,12 @@ fn play(mode: Mode, seats: u8, seed: u64, steps: usize) {
             assert!(g.moves_left(seat) <= moves_before || g.moves_left(seat) == 10);
         }
     }
+    if stack_custom {
+        assert!(custom_drawn > 0, "no room card drawn");
+        return;
+    }
     // Same seed and moves: same state.
-    let again = engine::replay::<BuildingCities>(&setup, &log).unwrap();
+    let again = engine::replay::<BuildingCities>(setup, &log).unwrap();
     assert_eq!(
         serde_json::to_value(again.view(Viewer::Spectator)).unwrap(),
         serde_json::to_value(g.view(Viewer::Spectator)).unwrap()
@@ -261,5 +342,17 @@ proptest! {
     #[test]
     fn despicable_playouts_keep_the_rules(seed in any::<u64>(), seats in 2u8..=4) {
         play(Mode::Despicable, seats, seed, 1500);
+    }
+
+    /// Ruling H: the room's own cards in play keep every rule above.
+    #[test]
+    fn ruling_h_playouts_with_room_cards_keep_the_rules(seed in any::<u64>(), seats in 1u8..=3) {
+        let mode = match seats {
+            1 => Mode::Solo,
+            2 => Mode::FairPlay,
+            _ => Mode::Despicable,
+        };
+        let setup = Setup { seats, seed, options: custom_options(mode, seed), first_seat: None };
+        play_setup(&setup, seed, 1500, true);
     }
 }

@@ -188,7 +188,7 @@ pub fn check_settings(
     }
     let options = kind
         .check(settings.seats, &settings.options)
-        .map_err(|args| Refusal::with(ErrorCode::BadSettings, args))?;
+        .map_err(|args| Refusal::with(ErrorCode::BadSettings, *args))?;
     Ok(TableSettings {
         options,
         ..settings.clone()

@@ -81,6 +81,11 @@ for (const lang of /** @type {const} */ (['en', 'fr'])) {
     assert.doesNotMatch(renderError({ code: 'rate_limited' }), /\{/);
     assert.match(renderError({ code: 'bad_settings', args: { reason: 'seats', min: 2, max: 5 } }), /2.*5/);
     assert.match(renderError({ code: 'bad_settings', args: { reason: 'turn_seconds', min: 5, max: 86400 } }), /86400/);
+    const amount = renderError({ code: 'bad_settings', args: { reason: 'option_invalid', option: 'custom_events', item: 2, problem: 'amount', max: 5000 } });
+    assert.match(amount, /2.*custom_events.*5000/, amount);
+    const unknown = renderError({ code: 'bad_settings', args: { reason: 'option_invalid', option: 'custom_events', item: 1, problem: 'no_such_problem' } });
+    assert.match(unknown, /custom_events/, unknown);
+    assert.doesNotMatch(unknown, /\{/, unknown);
     assert.match(renderError({ code: 'illegal_move', rule: 'stack_empty', args: { stack: 3 } }, { game: 'big-city' }), /3/);
     assert.match(renderError({ code: 'illegal_move', rule: 'bad_pick', args: { seat: 1, index: 0 } }, { game: 'big-city', seatName: (s) => `Seat${s}` }), /Seat1/);
     const hall = renderError({ code: 'illegal_move', rule: 'needs_city_hall', args: { piece: null } }, { game: 'big-city' });

@@ -249,7 +249,8 @@ impl BuildingCities {
             } => {
                 let possible = hb.buildings.iter().any(|b| {
                     b.is(target)
-                        && b.category != Category::Legendary
+                        && b.buildable
+                        && !matches!(b.category, Category::Legendary | Category::Road)
                         && self.players[seat].city.districts().iter().any(|d| {
                             self.within_limits(&census, b, Some(*d)).is_ok()
                                 && self.requirements_met(seat, &census, b, Some(*d))
@@ -295,7 +296,8 @@ impl BuildingCities {
             .tiles()
             .iter()
             .filter_map(|t| hb.building(tile_building(&t.kind)).map(|b| (t, b)))
-            .filter(|(_, b)| b.is(target))
+            // B3: the grids stay first in their district; no card removes them.
+            .filter(|(_, b)| b.is(target) && b.category != Category::Grid)
             .map(|(t, b)| (b.value, t.id))
             .collect();
         victims.sort_by_key(|&(value, id)| (value, std::cmp::Reverse(id)));

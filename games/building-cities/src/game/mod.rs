@@ -24,6 +24,7 @@ mod value;
 mod view;
 
 use crate::city::{City, CityRules};
+use crate::handbook::custom::CustomError;
 use crate::handbook::{Handbook, Variant};
 pub(crate) use crate::wire::Event;
 use crate::wire::{EndReason, EventKind, Mode, Options, Status};
@@ -145,6 +146,16 @@ fn range(name: &'static str, min: u64, max: u64) -> SetupError {
     SetupError::OptionRange { name, min, max }
 }
 
+/// A refused custom card as a setup error (`option_invalid`).
+fn invalid(e: CustomError) -> SetupError {
+    SetupError::OptionInvalid {
+        name: e.deck.option(),
+        item: e.item,
+        problem: e.code(),
+        limit: e.limit(),
+    }
+}
+
 impl BuildingCities {
     /// Starts a game (E1, M4, W3).
     pub fn start(setup: &Setup<Options>) -> Result<Self, SetupError> {
@@ -177,10 +188,12 @@ impl BuildingCities {
                 u64::from(*Variant::PERCENT.end()),
             ));
         }
-        let hb = Handbook::with_variant(&o.variant);
+        let hb = Handbook::with_variant(&o.variant)
+            .with_custom(&o.custom_objectives, &o.custom_events, &o.custom_challenges)
+            .map_err(invalid)?;
         let mut rng = GameRng::new(setup.seed);
         let mut events = Vec::new();
-        // E1: the objective first.
+        // E1: the objective first; blank cards the room wrote are cards (H).
         let playable: Vec<usize> = (0..hb.objectives.len())
             .filter(|&i| !hb.objectives[i].blank)
             .collect();

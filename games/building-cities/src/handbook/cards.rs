@@ -2,7 +2,9 @@
 //! every card has a stable id, its name and text in English and French for the
 //! browser, and a structured effect or goal the rules apply (E2, E5-E7, W1-W2).
 
-use super::model::{Target, Text};
+use super::Handbook;
+use super::fit::{self, Unfit};
+use super::model::{Category, Target, Text};
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
@@ -181,6 +183,160 @@ impl Effect {
     }
 }
 
+/// Why an effect, a condition or an objective cannot be played. The handbook's
+/// cards and a room's own ([`super::custom`]) pass the same checks.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CardError {
+    /// It names a building, a good or a legendary building that does not
+    /// exist, or a target no building of the right kind matches.
+    Reference,
+    /// A number lies outside its bounds; `max` is the highest allowed.
+    Amount { max: u32 },
+    /// A trade card does not give exactly one face for each die face 1-6.
+    TradeFaces,
+    /// An objective with no goal or more than `max`.
+    Goals { max: u32 },
+    /// An objective that cannot be met (the first reason of [`fit::check`]).
+    Unfit(Unfit),
+}
+
+/// Every Maya amount a card names (a fixed sum or a sum per unit) is at most this.
+pub const MAX_AMOUNT: u32 = 5_000;
+/// Percents of the bank or of a district's value a card takes.
+pub const MAX_LOSS_PERCENT: u32 = 100;
+/// A card's share of the district value (the anniversary doubles it).
+pub const MAX_VALUE_PERCENT: u32 = 500;
+/// Turns a card's effect lasts.
+pub const MAX_EFFECT_TURNS: u32 = 5;
+/// Goals of one objective.
+pub const MAX_GOALS: u32 = 8;
+/// Buildings an objective asks for, of one target.
+pub const MAX_GOAL_COUNT: u32 = 100;
+/// The bank an objective asks for.
+pub const MAX_GOAL_BANK: u32 = 1_000_000;
+/// Targets an objective forbids.
+pub const MAX_FORBIDS: u32 = 8;
+
+fn within(value: u32, range: std::ops::RangeInclusive<u32>) -> Result<(), CardError> {
+    if range.contains(&value) {
+        Ok(())
+    } else {
+        Err(CardError::Amount { max: *range.end() })
+    }
+}
+
+fn signed_within(value: i32, max: u32) -> Result<(), CardError> {
+    within(value.unsigned_abs(), 0..=max)
+}
+
+/// Whether some building of the handbook is one of `target`.
+fn names_a_building(hb: &Handbook, target: &Target) -> Result<(), CardError> {
+    if hb.buildings.iter().any(|b| b.is(target)) {
+        Ok(())
+    } else {
+        Err(CardError::Reference)
+    }
+}
+
+impl Effect {
+    /// Whether the effect can be played with `hb`: every building, good and
+    /// target it names exists (a demand names something a tile or a token can
+    /// build; a legendary offer a legendary building), every amount is at most
+    /// [`MAX_AMOUNT`], percents and turns lie within their bounds, and a trade
+    /// card has one face per die face.
+    pub fn check(&self, hb: &Handbook) -> Result<(), CardError> {
+        let turns = |t: u32| within(t, 1..=MAX_EFFECT_TURNS);
+        for target in self.targets() {
+            names_a_building(hb, &target)?;
+        }
+        match self {
+            Effect::Nothing | Effect::TaskForce | Effect::Blank => Ok(()),
+            Effect::GainMaya { amount } | Effect::LoseMaya { amount } => {
+                within(*amount, 0..=MAX_AMOUNT)
+            }
+            Effect::LoseBankPercent { percent } => within(*percent, 1..=MAX_LOSS_PERCENT),
+            Effect::PerBuilding { amount, .. } => signed_within(*amount, MAX_AMOUNT),
+            Effect::PerDistrictWithout { amount, .. } | Effect::UnlessBuilt { amount, .. } => {
+                within(*amount, 0..=MAX_AMOUNT)
+            }
+            Effect::Coverage {
+                adjacent, farther, ..
+            } => {
+                within(*adjacent, 0..=MAX_AMOUNT)?;
+                within(*farther, 0..=MAX_AMOUNT)
+            }
+            Effect::GoodMarket { good, amount } => {
+                if !hb.goods.iter().any(|g| g.id == *good) {
+                    return Err(CardError::Reference);
+                }
+                signed_within(*amount, MAX_AMOUNT)
+            }
+            Effect::Destroy { .. } => Ok(()),
+            Effect::SkipBuildingPhase { turns: t } => turns(*t),
+            Effect::MovesPercent { percent, turns: t } => {
+                within(*percent, 0..=100)?;
+                turns(*t)
+            }
+            Effect::ValuePercent { percent, turns: t } => {
+                within(*percent, 0..=MAX_VALUE_PERCENT)?;
+                turns(*t)
+            }
+            Effect::GridFailure { level, amount, .. } => {
+                let top = hb
+                    .economy
+                    .upgrades
+                    .iter()
+                    .map(|u| u.level)
+                    .max()
+                    .unwrap_or(1);
+                within(*level, 1..=top)?;
+                within(*amount, 0..=MAX_AMOUNT)
+            }
+            Effect::Demand {
+                target,
+                impossible,
+                refused,
+            } => {
+                // A demand that nothing can meet would block every building.
+                let buildable = hb.buildings.iter().any(|b| {
+                    b.is(target)
+                        && b.buildable
+                        && !matches!(b.category, Category::Road | Category::Legendary)
+                });
+                if !buildable {
+                    return Err(CardError::Reference);
+                }
+                within(*impossible, 0..=MAX_AMOUNT)?;
+                within(*refused, 0..=MAX_AMOUNT)
+            }
+            Effect::DistrictPenalty { percent, .. } => within(*percent, 1..=MAX_LOSS_PERCENT),
+            Effect::Trade { faces } => {
+                let mut dice: Vec<u32> = faces.iter().map(|f| f.die).collect();
+                dice.sort_unstable();
+                if dice != [1, 2, 3, 4, 5, 6] {
+                    return Err(CardError::TradeFaces);
+                }
+                faces
+                    .iter()
+                    .try_for_each(|f| within(f.per_unit, 0..=MAX_AMOUNT))
+            }
+            Effect::Legendary { building } => match hb.building(building) {
+                Some(b) if b.category == Category::Legendary => Ok(()),
+                _ => Err(CardError::Reference),
+            },
+        }
+    }
+}
+
+impl Condition {
+    /// Whether the condition can ever hold: at most every land district, at most
+    /// the turn cap (W1).
+    pub fn check(&self, hb: &Handbook) -> Result<(), CardError> {
+        within(self.min_districts, 0..=hb.economy.land_districts)?;
+        within(self.min_turn, 0..=hb.economy.turn_cap)
+    }
+}
+
 /// When a card is ignored: it does nothing unless the city owns at least
 /// `min_districts` land districts and the turn is at least `min_turn`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, TS)]
@@ -250,4 +406,52 @@ pub struct Objective {
     /// A blank card the room writes.
     #[serde(default)]
     pub blank: bool,
+}
+
+impl Objective {
+    /// Whether the objective can be played with `hb`: one to [`MAX_GOALS`]
+    /// goals, each naming existing buildings with counts within their bounds,
+    /// a turn limit up to the turn cap, a district limit up to the six land
+    /// districts, and it fits ([`fit::check`]: an impossible goal is refused).
+    pub fn check(&self, hb: &Handbook) -> Result<(), CardError> {
+        let e = &hb.economy;
+        let goals = self.goals.len() as u32;
+        if goals == 0 || goals > MAX_GOALS {
+            return Err(CardError::Goals { max: MAX_GOALS });
+        }
+        for goal in &self.goals {
+            match goal {
+                Goal::Build { target, count } => {
+                    names_a_building(hb, target)?;
+                    within(*count, 1..=MAX_GOAL_COUNT)?;
+                }
+                Goal::Bank { amount } => within(*amount, 1..=MAX_GOAL_BANK)?,
+                Goal::GridLevel { level, districts } => {
+                    let top = e.upgrades.iter().map(|u| u.level).max().unwrap_or(1);
+                    within(*level, 1..=top)?;
+                    within(*districts, 1..=e.land_districts)?;
+                }
+                Goal::Districts { count } => within(*count, 1..=e.land_districts)?,
+            }
+        }
+        if let Some(limit) = self.turn_limit {
+            within(limit, 1..=e.turn_cap)?;
+        }
+        if let Some(max) = self.max_districts {
+            within(max, 1..=e.land_districts)?;
+        }
+        within(self.forbids.len() as u32, 0..=MAX_FORBIDS)?;
+        for target in &self.forbids {
+            names_a_building(hb, target)?;
+        }
+        match fit::check(hb, self) {
+            Ok(_) => Ok(()),
+            Err(unfit) => Err(CardError::Unfit(unfit.into_iter().next().unwrap_or(
+                Unfit::Districts {
+                    need: e.land_districts + 1,
+                    allowed: e.land_districts,
+                },
+            ))),
+        }
+    }
 }

@@ -7,8 +7,10 @@
 //! - [`cards`]: objectives, event and challenge cards and their effects.
 //! - [`rules`]: the economy constants and the turn track.
 //! - [`fit`]: whether an objective can be met within the caps and the grids.
+//! - [`custom`]: a room's own cards, written on the blank ones.
 
 pub mod cards;
+pub mod custom;
 pub mod fit;
 pub mod model;
 pub mod rules;

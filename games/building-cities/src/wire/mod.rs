@@ -6,6 +6,7 @@
 use crate::city::{Block, CityData, District, Rotation, Sea};
 use crate::handbook::Variant;
 use crate::handbook::cards::Effect;
+use crate::handbook::custom::{CustomCard, CustomObjective};
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
@@ -44,6 +45,13 @@ pub struct Options {
     pub auction_ms: u32,
     /// W3: the room's custom numbers.
     pub variant: Variant,
+    /// H: the room's objectives, written in order on the blank objective cards
+    /// (`obj_blank_1`...); `objective` may name one.
+    pub custom_objectives: Vec<CustomObjective>,
+    /// H: the room's event cards, written in order on `ev_blank_1`...
+    pub custom_events: Vec<CustomCard>,
+    /// H: the room's challenge cards, written in order on `ch_blank_1`...
+    pub custom_challenges: Vec<CustomCard>,
 }
 
 impl Default for Options {
@@ -56,6 +64,9 @@ impl Default for Options {
             task_force_ms: 15_000,
             auction_ms: 20_000,
             variant: Variant::default(),
+            custom_objectives: Vec::new(),
+            custom_events: Vec::new(),
+            custom_challenges: Vec::new(),
         }
     }
 }
