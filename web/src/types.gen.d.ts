@@ -454,6 +454,11 @@ objective: string | null,
  */
 protected_areas: boolean, 
 /**
+ * M4 (Despicable): the room's own protected blocks, the same in every
+ * city; empty for none. Not with `protected_areas`.
+ */
+protected_layout: Array<BuildingCitiesBlock>, 
+/**
  * B2: intersections per district (1-8).
  */
 max_intersections: number, 

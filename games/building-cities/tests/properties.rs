@@ -18,13 +18,22 @@ use engine::{BotLevel, Entry, Game, GameRng, Seat, Setup, Viewer};
 use proptest::prelude::*;
 use std::collections::{BTreeMap, BTreeSet};
 
+/// Even seeds roll a die layout (M4); odd Despicable seeds play a room's own.
 fn setup(mode: Mode, seats: u8, seed: u64) -> Setup<Options> {
+    let die = seed.is_multiple_of(2);
+    let own = !die && mode == Mode::Despicable;
+    let layout = [(1, 3), (2, 3), (5, 6), (10, 2), (11, 2), (4, 12), (20, 9)];
     Setup {
         seats,
         seed,
         options: Options {
             mode,
-            protected_areas: seed.is_multiple_of(2),
+            protected_areas: die,
+            protected_layout: if own {
+                layout.iter().map(|&(x, y)| Block::new(x, y)).collect()
+            } else {
+                Vec::new()
+            },
             ..Options::default()
         },
         first_seat: None,

@@ -7,7 +7,8 @@
 //! covers the junction or closes a district edge: from the junction, every block
 //! that is not protected can be reached through blocks that are not protected,
 //! across every shared edge (checked by `ruling_m4_*` in `tests/city.rs`;
-//! [`leaves_city_open`] checks a room's own layout the same way).
+//! [`leaves_city_open`] checks a room's own layout the same way, and
+//! [`check_layout`] everything else a room's layout must respect).
 
 use super::JUNCTION;
 use super::geometry::{Block, District, HEIGHT, SIDE, WIDTH};
@@ -107,4 +108,92 @@ pub fn leaves_city_open(protected: &[Block]) -> bool {
         })
     });
     vertical && horizontal
+}
+
+/// Why a room's own layout (M4) is refused. `item` is the position of the
+/// offending block in the list, from 1.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LayoutError {
+    /// More than `max` blocks in all.
+    TooMany { max: u32 },
+    /// The block is not one of the 24 × 16 blocks of the city.
+    OffMap { item: u32 },
+    /// The block is listed twice.
+    Duplicate { item: u32 },
+    /// The block is the motorway junction (M3).
+    Junction { item: u32 },
+    /// The block is one more than `max` in its district.
+    DistrictFull { item: u32, max: u32 },
+    /// Some block or some shared district edge can no longer be reached from
+    /// the junction ([`leaves_city_open`]).
+    Closed,
+}
+
+impl LayoutError {
+    /// The stable code of the problem.
+    pub fn code(self) -> &'static str {
+        match self {
+            LayoutError::TooMany { .. } => "too_many",
+            LayoutError::OffMap { .. } => "off_map",
+            LayoutError::Duplicate { .. } => "duplicate",
+            LayoutError::Junction { .. } => "junction",
+            LayoutError::DistrictFull { .. } => "district_full",
+            LayoutError::Closed => "closed",
+        }
+    }
+
+    /// The offending block's position in the list, from 1.
+    pub fn item(self) -> Option<u32> {
+        match self {
+            LayoutError::OffMap { item }
+            | LayoutError::Duplicate { item }
+            | LayoutError::Junction { item }
+            | LayoutError::DistrictFull { item, .. } => Some(item),
+            LayoutError::TooMany { .. } | LayoutError::Closed => None,
+        }
+    }
+
+    /// The bound the problem speaks of.
+    pub fn limit(self) -> Option<u32> {
+        match self {
+            LayoutError::TooMany { max } | LayoutError::DistrictFull { max, .. } => Some(max),
+            _ => None,
+        }
+    }
+}
+
+/// Whether a room may play `blocks` as its protected layout: at most
+/// `per_district` blocks in any district (so at most six times that in all),
+/// each on the map, listed once, not the junction, and the city left open
+/// ([`leaves_city_open`]).
+pub fn check_layout(blocks: &[Block], per_district: u32) -> Result<(), LayoutError> {
+    let max = per_district.saturating_mul(District::ALL.len() as u32);
+    if blocks.len() as u32 > max {
+        return Err(LayoutError::TooMany { max });
+    }
+    let mut counts = [0u32; 6];
+    for (i, &block) in blocks.iter().enumerate() {
+        let item = i as u32 + 1;
+        let Some(district) = block.district() else {
+            return Err(LayoutError::OffMap { item });
+        };
+        if blocks[..i].contains(&block) {
+            return Err(LayoutError::Duplicate { item });
+        }
+        if block == JUNCTION {
+            return Err(LayoutError::Junction { item });
+        }
+        let n = &mut counts[district.index()];
+        *n += 1;
+        if *n > per_district {
+            return Err(LayoutError::DistrictFull {
+                item,
+                max: per_district,
+            });
+        }
+    }
+    if !leaves_city_open(blocks) {
+        return Err(LayoutError::Closed);
+    }
+    Ok(())
 }

@@ -23,7 +23,7 @@ mod turn;
 mod value;
 mod view;
 
-use crate::city::{City, CityRules};
+use crate::city::{City, CityRules, protected};
 use crate::handbook::custom::CustomError;
 use crate::handbook::{Handbook, Variant};
 pub(crate) use crate::wire::Event;
@@ -156,8 +156,30 @@ fn invalid(e: CustomError) -> SetupError {
     }
 }
 
+/// M4: the room's own layout, checked (`option_invalid` named `protected_layout`).
+fn own_layout(o: &Options, hb: &Handbook) -> Result<(), SetupError> {
+    let refuse = |problem, item, limit: Option<u32>| SetupError::OptionInvalid {
+        name: "protected_layout",
+        item,
+        problem,
+        limit: limit.map(u64::from),
+    };
+    if o.protected_layout.is_empty() {
+        return Ok(());
+    }
+    // The rulebook lets Despicable Annihilation rooms lay out their own.
+    if o.mode != Mode::Despicable {
+        return Err(refuse("mode", None, None));
+    }
+    if o.protected_areas {
+        return Err(refuse("exclusive", None, None));
+    }
+    protected::check_layout(&o.protected_layout, hb.economy.protected_blocks_max)
+        .map_err(|e| refuse(e.code(), e.item(), e.limit()))
+}
+
 impl BuildingCities {
-    /// Starts a game (E1, M4, W3).
+    /// Starts a game (E1, M4, W3, H).
     pub fn start(setup: &Setup<Options>) -> Result<Self, SetupError> {
         let o = &setup.options;
         let (min, max) = match o.mode {
@@ -191,6 +213,7 @@ impl BuildingCities {
         let hb = Handbook::with_variant(&o.variant)
             .with_custom(&o.custom_objectives, &o.custom_events, &o.custom_challenges)
             .map_err(invalid)?;
+        own_layout(o, &hb)?;
         let mut rng = GameRng::new(setup.seed);
         let mut events = Vec::new();
         // E1: the objective first; blank cards the room wrote are cards (H).
@@ -230,8 +253,12 @@ impl BuildingCities {
         chal.extend(std::iter::repeat_n(Chal::TaskForce, tf as usize));
         rng.shuffle(&mut chal);
         let start_bank = hb.economy.start_bank as i32;
+        let city = match face {
+            Some(_) => City::with_layout(rules, face),
+            None => City::new(rules, &o.protected_layout),
+        };
         let player = Player {
-            city: City::with_layout(rules, face),
+            city,
             bank: start_bank,
             status: Status::Playing,
             loan_due: None,

@@ -37,6 +37,9 @@ pub struct Options {
     pub objective: Option<String>,
     /// M4: a die picks one of the six protected layouts.
     pub protected_areas: bool,
+    /// M4 (Despicable): the room's own protected blocks, the same in every
+    /// city; empty for none. Not with `protected_areas`.
+    pub protected_layout: Vec<Block>,
     /// B2: intersections per district (1-8).
     pub max_intersections: u8,
     /// E5: how long a target has to answer with a Task Force (Despicable).
@@ -60,6 +63,7 @@ impl Default for Options {
             mode: Mode::Solo,
             objective: None,
             protected_areas: false,
+            protected_layout: Vec::new(),
             max_intersections: 2,
             task_force_ms: 15_000,
             auction_ms: 20_000,

@@ -874,3 +874,4 @@ fn ruling_e6_trade_pays_the_drawer_and_half_to_the_partner() {
 
 mod choices;
 mod custom;
+mod protected;
