@@ -167,10 +167,13 @@ fn priority_open(g: &BuildingCities, seat: Seat) -> bool {
     housing >= 5 && (services < 2 || school < 1)
 }
 
-fn may_build_under_priority(g: &BuildingCities, id: &str) -> bool {
+/// `demanded`: a card's demand was accepted (B5), which adds its target (the
+/// room cards' Park or a transport building) to what may be built.
+fn may_build_under_priority(g: &BuildingCities, id: &str, demanded: bool) -> bool {
     let b = g.handbook().building(id).unwrap();
     matches!(b.category, Category::Service | Category::Grid)
         || ["elementary_school", "clinic", "police_station"].contains(&id)
+        || (demanded && (id == "park" || b.category == Category::Transport))
 }
 
 /// The room's own cards (H): an objective, and events and challenges of
@@ -229,11 +232,13 @@ fn play_setup(setup: &Setup<Options>, seed: u64, steps: usize, stack_custom: boo
     let mut log = Vec::new();
     let mut loans: BTreeMap<Seat, u32> = BTreeMap::new();
     let mut custom_drawn = 0;
+    let mut demanded = false;
     for _ in 0..steps {
         if g.outcome().is_some() {
             break;
         }
-        if stack_custom && rng.below(8) == 0 {
+        // From the first end of turn on (a game may end at its first round).
+        if stack_custom && (log.is_empty() || rng.below(8) == 0) {
             g.test_stack_event(CUSTOM_EVENTS[rng.below(5)]);
             g.test_stack_challenge(CUSTOM_CHALLENGES[rng.below(5)]);
         }
@@ -264,7 +269,10 @@ fn play_setup(setup: &Setup<Options>, seed: u64, steps: usize, stack_custom: boo
             if let Move::Tile { building, .. } = &mv
                 && open
             {
-                assert!(may_build_under_priority(&g, building), "{building}");
+                assert!(
+                    may_build_under_priority(&g, building, demanded),
+                    "{building}"
+                );
             }
             (Entry::Move { seat, mv }, events)
         };
@@ -273,6 +281,7 @@ fn play_setup(setup: &Setup<Options>, seed: u64, steps: usize, stack_custom: boo
         let mut delta = vec![0i64; usize::from(seats)];
         for e in &events {
             match &e.kind {
+                EventKind::DemandAnswered { accepted: true, .. } => demanded = true,
                 EventKind::EventCard { card, .. } | EventKind::ChallengeCard { card, .. }
                     if card.contains("_blank_") =>
                 {
