@@ -3,9 +3,11 @@
 //! A round (W4): every playing seat builds at the same time (`Stage::Building`;
 //! each seat's moves apply to his own city at once), `end_turn` marks him done;
 //! then, in seat order, each resolves his end of turn in steps
-//! ([`turn`]): event, the choices it leaves open, turn marker, district value, challenge, trade, loan,
-//! objective; then the Despicable auction, the E3 forced purchase and the
-//! Despicable challenge play, each a decision that stops the resolution.
+//! ([`turn`]): event (its trade included) and the choices it leaves open, turn
+//! marker, district value, challenge and the choices it leaves open (a B5
+//! demand), loan, objective; then the Despicable auction, the E3 forced
+//! purchase and the Despicable challenge play, each a decision that stops the
+//! resolution.
 //!
 //! Files: `build` (building moves), `value` (counts, requirements, limits,
 //! priorities, district value, objective), `turn` (end of turn and rounds),

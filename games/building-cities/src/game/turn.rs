@@ -100,16 +100,20 @@ impl BuildingCities {
                 self.step = 0;
                 continue;
             }
+            // A choice a card leaves open (queued above) is made before the
+            // next step: the event's before the district value, a drawn
+            // challenge's demand (B5) before the loan and the objective.
             self.step += 1;
             match self.step {
                 1 => self.event_card(seat, ev),
-                2 => self.automatic(seat, ev),
-                3 => {
+                2 => self.value_and_challenge(seat, ev),
+                3 => self.loan_purchase_objective(seat, ev),
+                4 => {
                     if self.mode == Mode::Despicable && self.open_auction(seat, ev) {
                         return;
                     }
                 }
-                4 => {
+                5 => {
                     let p = &self.players[seat];
                     if p.must_buy && !p.city.buyable_districts().is_empty() {
                         self.stage = Stage::Forced(seat as Seat);
@@ -118,7 +122,7 @@ impl BuildingCities {
                         return;
                     }
                 }
-                5 => {
+                6 => {
                     if self.mode == Mode::Despicable && self.open_play(seat) {
                         return;
                     }
@@ -156,8 +160,8 @@ impl BuildingCities {
         }
     }
 
-    /// E2-E5: the automatic part of a seat's end of turn.
-    fn automatic(&mut self, seat: usize, ev: &mut Vec<Event>) {
+    /// E2, E5: the turn marker, the district value and the challenge.
+    fn value_and_challenge(&mut self, seat: usize, ev: &mut Vec<Event>) {
         let s = seat as Seat;
         // E2: the turn marker and the district value.
         let factor = self.hb.economy.turn_track.factor(self.round);
@@ -189,6 +193,11 @@ impl BuildingCities {
                 self.draw_challenge(seat, ev);
             }
         }
+    }
+
+    /// E4, E3, W1/W2: once the cards and their choices are settled, the loan,
+    /// the forced purchase and the objective.
+    fn loan_purchase_objective(&mut self, seat: usize, ev: &mut Vec<Event>) {
         if self.players[seat].status != Status::Playing {
             return;
         }

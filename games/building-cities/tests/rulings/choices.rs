@@ -261,3 +261,50 @@ fn ruling_b5_a_demand_is_accepted_or_refused_for_its_price() {
     assert_eq!(view(&accepted).phase, Phase::Building);
     assert!(tile_moves(&accepted) < tile_moves(&g));
 }
+
+/// B5, W1, W4: a demand drawn with the end-of-turn challenge is part of that
+/// challenge: it is answered before the loan and the objective are checked, so
+/// its refused price counts for the objective of that same end of turn.
+#[test]
+fn ruling_b5_a_drawn_demand_is_answered_before_the_objective_check() {
+    let mut g = solo("obj_first_to_3000");
+    two_districts(&mut g);
+    g.test_set_bank(0, 10_000);
+    place_in(&mut g, "clinic", District::D1);
+    g.test_set_bank(0, 500);
+    for _ in 0..3 {
+        next_turn(&mut g);
+    }
+    assert_eq!(g.outcome(), None);
+    // 3,500 Maya would meet "3,000 Maya": the hospital demand comes first.
+    g.test_set_bank(0, 3_500);
+    assert!(g.test_stack_challenge("ch_hospital_wanted"));
+    let events = next_turn(&mut g);
+    assert!(matches!(view(&g).phase, Phase::Demand { seat: 0, .. }));
+    assert_eq!(g.outcome(), None, "the objective waits for the answer");
+    assert!(
+        !events
+            .iter()
+            .any(|e| matches!(e.kind, EventKind::GameOver { .. }))
+    );
+    let mut accepted = g.clone();
+    let mut timed_out = g.clone();
+    // Refused: 1,500 Maya paid, the bank is under 3,000, the game goes on.
+    let events = ok(&mut g, 0, Move::RefuseDemand {});
+    assert_eq!(answered(&events), vec![false]);
+    assert!(g.bank(0) < 3_000, "{}", g.bank(0));
+    assert_eq!(g.outcome(), None);
+    assert_eq!(view(&g).phase, Phase::Building);
+    // Accepted (or timed out): nothing paid, the objective is met at once.
+    let by_move = ok(&mut accepted, 0, Move::AcceptDemand {});
+    for events in [by_move, timed_out.timeout()] {
+        assert_eq!(answered(&events), vec![true]);
+        assert!(events.iter().any(|e| matches!(
+            &e.kind,
+            EventKind::GameOver {
+                reason: EndReason::Objective,
+                winners
+            } if *winners == vec![0]
+        )));
+    }
+}
