@@ -3,12 +3,16 @@
 //! building that pays back best over the turns left (district value per Maya,
 //! bonuses tried on a few spots), lays the road that opens the most room when
 //! the districts run out of spots, buys districts as soon as it may, and ends
-//! its turn when nothing pays back. Both see only what their seat may see (the
+//! its turn when nothing pays back. It plans for the objective: the buildings
+//! still missing come first (keeping a cushion), the B5 needs that hold them
+//! back next, a road to the grids of a district their requirements need, and
+//! a demand that would hold them back is refused when the bank pays it. Both see only what their seat may see (the
 //! cities are public; the greedy bot reads its own hand).
 
 use crate::city::{Footprint, TileKind};
 use crate::game::BuildingCities;
 use crate::handbook::cards::Goal;
+use crate::handbook::model::{Requirement, Target};
 use crate::wire::{Move, Phase};
 use engine::{BotLevel, GameRng, Seat, Viewer};
 
@@ -57,7 +61,9 @@ fn greedy(g: &BuildingCities, seat: Seat, moves: Vec<Move>) -> Move {
         Phase::TaskForcePrompt { .. } => return Move::UseTaskForce {},
         // The most valuable building is listed last (E5).
         Phase::ChooseDestroyed { .. } => return moves.last().cloned().unwrap_or(Move::EndTurn {}),
-        Phase::Demand { .. } => return Move::AcceptDemand {},
+        Phase::Demand {
+            target, refused, ..
+        } => return answer_demand(g, seat, &target, refused),
         Phase::TradePartner { .. } => {
             // The partner who lacks most of its goods pays it most (E6).
             let mine = &view.players[usize::from(seat)].goods;
@@ -116,14 +122,32 @@ fn greedy(g: &BuildingCities, seat: Seat, moves: Vec<Move>) -> Move {
     }) {
         return m.clone();
     }
-    let goal_targets: Vec<_> = objective
-        .goals
-        .iter()
-        .filter_map(|x| match x {
-            Goal::Build { target, .. } => Some(target.clone()),
-            _ => None,
-        })
-        .collect();
+    let goal_targets = missing_goals(g, seat);
+    // A district bought for the objective (its buildings need more land)
+    // needs a road to its grids.
+    if needs_land(g, &goal_targets)
+        && let Some(m) = road_to_bare_district(g, seat, &moves)
+    {
+        return m;
+    }
+    // A missing goal building that the priorities of B5 hold back: their
+    // needs come first (a second district's shops and industry before its
+    // metro).
+    let builds = |m: &Move, t: &Target| match m {
+        Move::Tile { building, .. } => hb.building(building).is_some_and(|b| b.is(t)),
+        Move::Truck { .. } => hb.building("truck").is_some_and(|b| b.is(t)),
+        Move::Ship { .. } => hb.building("cargo_ship").is_some_and(|b| b.is(t)),
+        _ => false,
+    };
+    let held_back = !goal_targets.is_empty()
+        && !goal_targets
+            .iter()
+            .any(|t| moves.iter().any(|m| builds(m, t)));
+    let needs = if held_back {
+        g.needs_of(seat)
+    } else {
+        Vec::new()
+    };
     let spots = city
         .legal_tile_spots(&TileKind::Building(String::new()), Footprint::OneByOne)
         .len();
@@ -177,8 +201,13 @@ fn greedy(g: &BuildingCities, seat: Seat, moves: Vec<Move>) -> Move {
         if matches!(m, Move::Tile { .. }) {
             net -= crossing_cost;
         }
-        if goal_targets.iter().any(|t| b.is(t)) {
+        // The objective's buildings first, while a cushion against the
+        // events remains (or time runs short).
+        if goal_targets.iter().any(|t| b.is(t)) && (bank - cost >= GOAL_CUSHION || horizon <= 20) {
             net += 2_000;
+        }
+        if needs.iter().any(|t| b.is(t)) {
+            net += 1_000;
         }
         let score = net * 100 / (cost + 20 * b.moves as i32).max(1);
         if net > 0 && best.as_ref().is_none_or(|(x, _)| score > *x) {
@@ -214,6 +243,96 @@ fn greedy(g: &BuildingCities, seat: Seat, moves: Vec<Move>) -> Move {
         .find(|m| price(m) == cheapest)
         .cloned()
         .unwrap_or_else(|| moves[0].clone())
+}
+
+/// Maya the greedy bot keeps in the bank when it builds for the objective
+/// ahead of time: a bad event card should not send it to the loan.
+const GOAL_CUSHION: i32 = 200;
+
+/// The objective's `Build` targets not met yet.
+fn missing_goals(g: &BuildingCities, seat: Seat) -> Vec<Target> {
+    g.handbook().objectives[g.objective_index()]
+        .goals
+        .iter()
+        .filter_map(|x| match x {
+            Goal::Build { target, count } if g.count_of(seat, target) < *count => {
+                Some(target.clone())
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+/// Whether some missing goal building asks for a number of land districts
+/// or a given one.
+fn needs_land(g: &BuildingCities, goals: &[Target]) -> bool {
+    g.handbook().buildings.iter().any(|b| {
+        goals.iter().any(|t| b.is(t))
+            && b.requirements.iter().any(|r| {
+                matches!(
+                    r,
+                    Requirement::Districts { .. } | Requirement::OwnsDistrict { .. }
+                )
+            })
+    })
+}
+
+/// B5: a card's demand is a priority that holds back every other building.
+/// Accepted, unless it would hold back a missing goal building and the bank
+/// pays the refusal with a cushion left (never for a bank objective, where
+/// the Maya are the goal).
+fn answer_demand(g: &BuildingCities, seat: Seat, target: &Target, refused: u32) -> Move {
+    let hb = g.handbook();
+    let objective = &hb.objectives[g.objective_index()];
+    if objective
+        .goals
+        .iter()
+        .any(|x| matches!(x, Goal::Bank { .. }))
+    {
+        return Move::AcceptDemand {};
+    }
+    let held_back = missing_goals(g, seat).iter().any(|goal| {
+        hb.buildings
+            .iter()
+            .filter(|b| b.is(goal))
+            .all(|b| !b.is(target))
+    });
+    let affordable = i64::from(g.bank(seat)) - i64::from(refused) >= 500;
+    if held_back && affordable {
+        Move::RefuseDemand {}
+    } else {
+        Move::AcceptDemand {}
+    }
+}
+
+/// The road block nearest to an owned district that has no grids yet (no
+/// grid can be placed there, or the caller would have placed it).
+fn road_to_bare_district(g: &BuildingCities, seat: Seat, moves: &[Move]) -> Option<Move> {
+    let city = g.city(seat);
+    let bare: Vec<_> = city
+        .districts()
+        .iter()
+        .copied()
+        .filter(|d| !city.has_grids(*d))
+        .collect();
+    if bare.is_empty() || g.moves_left(seat) == 0 {
+        return None;
+    }
+    let distance = |b: crate::city::Block| {
+        bare.iter()
+            .flat_map(|d| d.blocks())
+            .map(|x| x.x.abs_diff(b.x) as u32 + x.y.abs_diff(b.y) as u32)
+            .min()
+            .unwrap_or(u32::MAX)
+    };
+    moves
+        .iter()
+        .filter_map(|m| match m {
+            Move::Road { block } => Some((distance(*block), m)),
+            _ => None,
+        })
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, m)| m.clone())
 }
 
 /// The road block that opens the most building spots (then keeps the most

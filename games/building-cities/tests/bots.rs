@@ -1,5 +1,6 @@
-//! The bots finish games in every mode, and the greedy bot beats the random one
-//! on the tutorial objective.
+//! The bots finish games in every mode, the greedy bot beats the random one
+//! on the tutorial objective and completes the transit objective, which needs
+//! a second district and its B5 priority before the metros.
 
 #![allow(clippy::unwrap_used)]
 
@@ -56,4 +57,21 @@ fn greedy_beats_random_on_the_tutorial() {
     let random = wins(BotLevel::Random);
     assert!(greedy >= 10, "greedy {greedy}/20");
     assert!(random <= 5, "random {random}/20");
+}
+
+#[test]
+fn greedy_plans_for_the_transit_objective() {
+    let wins = (0..8)
+        .filter(|&seed| {
+            let (g, _) = engine::play_out::<BuildingCities>(
+                &setup(Mode::Solo, 1, seed, "obj_transit_city"),
+                &[BotLevel::Greedy],
+                seed,
+                100_000,
+            )
+            .unwrap();
+            g.outcome().unwrap().winners == vec![0]
+        })
+        .count();
+    assert!(wins >= 3, "greedy {wins}/8");
 }

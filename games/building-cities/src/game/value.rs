@@ -310,6 +310,22 @@ impl BuildingCities {
         self.objective
     }
 
+    /// Buildings of `target` in the seat's city.
+    pub(crate) fn count_of(&self, seat: engine::Seat, target: &Target) -> u32 {
+        let census = Census::of(&self.hb, &self.players[usize::from(seat)]);
+        census.count(&self.hb, target, None)
+    }
+
+    /// The seat's open construction priorities and card demands (B5).
+    pub(crate) fn needs_of(&self, seat: engine::Seat) -> Vec<Target> {
+        let s = usize::from(seat);
+        let census = Census::of(&self.hb, &self.players[s]);
+        self.open_needs(s, &census)
+            .into_iter()
+            .map(|(t, _)| t)
+            .collect()
+    }
+
     pub(crate) fn value_now(&self, seat: engine::Seat) -> i32 {
         self.district_value(usize::from(seat))
     }
