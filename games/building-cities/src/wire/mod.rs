@@ -135,10 +135,12 @@ pub enum Phase {
     PlayChallenge {
         seat: u8,
     },
-    /// E5 (Despicable): `target` may answer `by`'s challenge with a Task Force.
+    /// E5 (Despicable): `target` may answer `by`'s challenge `card` (face up
+    /// once played) with a Task Force.
     TaskForcePrompt {
         by: u8,
         target: u8,
+        card: String,
     },
     /// E7 (Despicable): the open auction of a legendary building.
     Auction {
