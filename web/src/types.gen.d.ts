@@ -719,7 +719,7 @@ export type ClientMsg = { "type": "hello", token?: string, code?: string, name: 
 /**
  * Echoed in the acknowledgement or error.
  */
-id: number, version: number, mv: unknown, } | { "type": "legal_moves" } | { "type": "resync" } | { "type": "chat", text: string, } | { "type": "play_again" } | { "type": "back_to_lobby" };
+id: number, version: number, mv: unknown, } | { "type": "legal_moves", of?: string, } | { "type": "resync" } | { "type": "chat", text: string, } | { "type": "play_again" } | { "type": "back_to_lobby" };
 
 export type CodeInfo = { game: string, status: TableStatus, 
 /**
@@ -749,7 +749,7 @@ reason?: ErrorReason,
  */
 max_bytes?: number, 
 /**
- * `bad_chat`, `bad_name`: the longest text, in characters.
+ * `bad_chat`, `bad_name`, `bad_legal_moves_of`: the longest text, in characters.
  */
 max_chars?: number, 
 /**
@@ -769,7 +769,7 @@ min?: number, max?: number,
  */
 option?: string, };
 
-export type ErrorCode = "bad_message" | "frame_too_large" | "rate_limited" | "hello_first" | "no_such_table" | "bad_token" | "not_host" | "seat_taken" | "not_seated" | "no_spectators" | "wrong_status" | "bad_settings" | "stale_version" | "not_your_turn" | "illegal_move" | "bad_move" | "bad_chat" | "try_again" | "bad_name" | "no_such_seat" | "spectator";
+export type ErrorCode = "bad_message" | "frame_too_large" | "rate_limited" | "hello_first" | "no_such_table" | "bad_token" | "not_host" | "seat_taken" | "not_seated" | "no_spectators" | "wrong_status" | "bad_settings" | "stale_version" | "not_your_turn" | "illegal_move" | "bad_move" | "bad_chat" | "try_again" | "bad_name" | "bad_legal_moves_of" | "no_such_seat" | "spectator";
 
 export type ErrorReason = "unknown_game" | "seats" | "first_seat" | "option_range" | "not_options" | "turn_seconds" | "seats_occupied" | "empty_seats";
 
@@ -1056,7 +1056,7 @@ patch: unknown[],
 /**
  * Absent when whose decision it is (and its timer) did not change.
  */
-awaiting?: AwaitingInfo, outcome?: Outcome, } | { "type": "move_ok", id: number, version: number, } | { "type": "legal_moves", version: number, moves: unknown[], } | { "type": "chat", line: ChatLine, } | { "type": "error", code: ErrorCode, id?: number, 
+awaiting?: AwaitingInfo, outcome?: Outcome, } | { "type": "move_ok", id: number, version: number, } | { "type": "legal_moves", version: number, of?: string, moves: unknown[], } | { "type": "chat", line: ChatLine, } | { "type": "error", code: ErrorCode, id?: number, 
 /**
  * The game's own code when `code` is `illegal_move` (`not_adjacent`, ...).
  */

@@ -23,6 +23,8 @@ mod turn;
 mod value;
 mod view;
 
+pub use listing::OTHER;
+
 use crate::city::{City, CityRules};
 use crate::handbook::{Handbook, Variant};
 pub(crate) use crate::wire::Event;
