@@ -120,7 +120,8 @@ fn tiles_of<'a>(moves: &'a Value, building: &str) -> Vec<&'a Value> {
 }
 
 /// `legal_moves` with `of`: one building's tile moves, or every move but the
-/// tiles, each echoing its `of`; an `of` too long is refused and changes nothing.
+/// tiles, each echoing its `of`; an `of` too long is refused and changes
+/// nothing. A listed tile, previewed, plays as it is listed.
 async fn legal_moves_in_parts(db: &TestDb) {
     let srv = TestServer::start(db).await;
     let (invite, _, token) = srv
@@ -193,6 +194,20 @@ async fn legal_moves_in_parts(db: &TestDb) {
         "a refused request changes nothing"
     );
     assert_eq!(legal(&mut host, Some("power_grid")).await, grid);
+
+    // A listed tile carries its preview; sent back as listed, it plays.
+    let listed = &grid["moves"][0];
+    let preview = &listed["preview"];
+    assert_eq!(
+        (&preview["cost"], &preview["moves"]),
+        (&json!(10), &json!(1)),
+        "{listed}"
+    );
+    assert!(preview["value"].is_i64(), "{listed}");
+    host.send(&json!({"type": "move", "id": 2, "version": 1, "mv": listed}))
+        .await;
+    host.recv_type("move_ok").await;
+    assert!(legal(&mut host, Some("power_grid")).await["moves"] == json!([]));
     srv.stop().await;
 }
 both_stores!(

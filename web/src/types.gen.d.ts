@@ -557,7 +557,13 @@ export type BuildingCitiesLoan = { amount: number, repay: number, within_turns: 
 
 export type BuildingCitiesMode = "solo" | "fair_play" | "despicable";
 
-export type BuildingCitiesMove = { "type": "road", block: BuildingCitiesBlock, } | { "type": "tile", building: string, rotation: BuildingCitiesRotation, origin: BuildingCitiesBlock, } | { "type": "buy_district", district: BuildingCitiesDistrict, } | { "type": "buy_sea", sea: BuildingCitiesSea, } | { "type": "truck", district: BuildingCitiesDistrict, } | { "type": "ship", sea: BuildingCitiesSea, } | { "type": "upgrade", district: BuildingCitiesDistrict, grid: BuildingCitiesGridSide, } | { "type": "repay_loan", } | { "type": "end_turn", } | { "type": "play_challenge", card: number, target: number, } | { "type": "keep_challenges", } | { "type": "use_task_force", } | { "type": "accept_challenge", } | { "type": "bid", amount: number, } | { "type": "pass_auction", } | { "type": "trade_partner", seat: number, } | { "type": "destroy_building", tile: number, } | { "type": "accept_demand", } | { "type": "refuse_demand", };
+export type BuildingCitiesMove = { "type": "road", block: BuildingCitiesBlock, } | { "type": "tile", building: string, rotation: BuildingCitiesRotation, origin: BuildingCitiesBlock, 
+/**
+ * Only in the legal-move list: what it would bring, for the board's
+ * preview. A played move never carries it: whatever a client sends
+ * here is dropped when the move is read.
+ */
+preview?: BuildingCitiesPreview, } | { "type": "buy_district", district: BuildingCitiesDistrict, } | { "type": "buy_sea", sea: BuildingCitiesSea, } | { "type": "truck", district: BuildingCitiesDistrict, } | { "type": "ship", sea: BuildingCitiesSea, } | { "type": "upgrade", district: BuildingCitiesDistrict, grid: BuildingCitiesGridSide, } | { "type": "repay_loan", } | { "type": "end_turn", } | { "type": "play_challenge", card: number, target: number, } | { "type": "keep_challenges", } | { "type": "use_task_force", } | { "type": "accept_challenge", } | { "type": "bid", amount: number, } | { "type": "pass_auction", } | { "type": "trade_partner", seat: number, } | { "type": "destroy_building", tile: number, } | { "type": "accept_demand", } | { "type": "refuse_demand", };
 
 export type BuildingCitiesMultiplier = { turn: number, factor: number, };
 
@@ -640,6 +646,24 @@ legendary_offer: string | null,
  * The total district value collected at the end of the last turn.
  */
 district_value: number, frozen_round: number | null, };
+
+export type BuildingCitiesPreview = { 
+/**
+ * The Maya it costs (the room's price variant applied; 0 for a legendary
+ * building won at auction).
+ */
+cost: number, 
+/**
+ * The moves it takes (B1).
+ */
+moves: number, 
+/**
+ * How much the seat's total district value (E2: what the end of turn
+ * collects, before a card's percentage and the turn-track multiplier)
+ * changes once it stands there: its own value, its bonuses and maluses in
+ * the cross and those of its neighbours, a grid's level, a metro's pair.
+ */
+value: number, };
 
 export type BuildingCitiesPriceStep = { from_districts: number, percent: number, };
 

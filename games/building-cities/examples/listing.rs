@@ -1,14 +1,57 @@
-//! How long the legal-move list of a building phase is: the number of moves
-//! and the JSON bytes of the `legal_moves` answer's `moves`, at the first
-//! building decision of rounds 1, 5, 10 and 15 of bot solo games, and the longest
-//! list of any building decision.
+//! How long the legal-move list of a building phase is, whole and in parts:
+//! at the first building decision of rounds 1, 5, 10 and 15 of bot solo
+//! games, the number of moves and the JSON bytes of the `legal_moves` answer's
+//! `moves` for the full list (tiles with their previews), for the largest
+//! one-building part (`of` a building id) and for `of` `"other"`, and the time
+//! each listing takes; then the longest full list of any building decision.
 //! `-- [objective] [games] [greedy|random]` (seeds 0 to games - 1).
 
-use building_cities::{BuildingCities, Mode, Options, Phase};
+use building_cities::{BuildingCities, Mode, Move, OTHER, Options, Phase};
 use engine::{BotLevel, Game, GameRng, Setup, Viewer};
+use std::time::Instant;
 
-fn json_bytes(moves: &[building_cities::Move]) -> usize {
+fn json_bytes(moves: &[Move]) -> usize {
     serde_json::to_string(moves).map_or(0, |s| s.len())
+}
+
+/// One building decision's lists: (moves, bytes, µs) of the full list, the
+/// largest building part and the other moves.
+#[derive(Clone, Copy, Default)]
+struct Sample {
+    full: (usize, usize, f64),
+    part: (usize, usize, f64),
+    other: (usize, usize, f64),
+}
+
+fn timed(list: impl Fn() -> Vec<Move>) -> (usize, usize, f64) {
+    let start = Instant::now();
+    let moves = list();
+    let us = start.elapsed().as_secs_f64() * 1e6;
+    (moves.len(), json_bytes(&moves), us)
+}
+
+fn sample(g: &BuildingCities) -> Sample {
+    let full = timed(|| g.legal_moves(0));
+    let mut part = (0, 0, 0.0);
+    let ids: Vec<String> = g
+        .handbook()
+        .buildings
+        .iter()
+        .map(|b| b.id.clone())
+        .collect();
+    for id in &ids {
+        let one = timed(|| g.legal_moves_of(0, id));
+        if one.1 > part.1 {
+            part = one;
+        }
+    }
+    let other = timed(|| g.legal_moves_of(0, OTHER));
+    Sample { full, part, other }
+}
+
+fn median<T: Copy + PartialOrd>(mut v: Vec<T>) -> T {
+    v.sort_by(|a, b| a.partial_cmp(b).unwrap_or(std::cmp::Ordering::Equal));
+    v[v.len() / 2]
 }
 
 fn main() {
@@ -20,9 +63,8 @@ fn main() {
         _ => (BotLevel::Greedy, "greedy"),
     };
     let rounds = [1, 5, 10, 15];
-    // Per round: (moves, bytes) of every game that reached it.
-    let mut seen: Vec<Vec<(usize, usize)>> = vec![Vec::new(); rounds.len()];
-    // The longest list of any building decision of any game.
+    let mut seen: Vec<Vec<Sample>> = vec![Vec::new(); rounds.len()];
+    // The longest full list of any building decision: (bytes, moves, round).
     let mut longest = (0, 0, 0);
     for seed in 0..games {
         let setup = Setup {
@@ -42,15 +84,13 @@ fn main() {
         let mut rng = GameRng::new(seed);
         let mut next = 0;
         while g.outcome().is_none() {
-            let building = g.view(Viewer::Seat(0)).phase == Phase::Building;
-            if building {
+            if g.view(Viewer::Seat(0)).phase == Phase::Building {
                 let moves = g.legal_moves(0);
                 longest = longest.max((json_bytes(&moves), moves.len(), g.round()));
-            }
-            if next < rounds.len() && g.round() >= rounds[next] && building {
-                let moves = g.legal_moves(0);
-                seen[next].push((moves.len(), json_bytes(&moves)));
-                next += 1;
+                if next < rounds.len() && g.round() >= rounds[next] {
+                    seen[next].push(sample(&g));
+                    next += 1;
+                }
             }
             match g.bot_move(0, level, &mut rng) {
                 Some(mv) => {
@@ -63,31 +103,41 @@ fn main() {
         }
     }
     println!(
-        "{objective}, {bot} solo, {games} games: full legal-move list at the round's first building decision"
+        "{objective}, {bot} solo, {games} games, the round's first building decision \
+         (medians; max in brackets)"
     );
     println!(
-        "longest list of any building decision: {} moves, {} JSON bytes (round {})",
-        longest.1, longest.0, longest.2
+        "| round | games | full: moves | full: bytes | full: µs | largest building: moves | \
+         bytes | µs | other: moves | bytes | µs |"
     );
-    println!("| round | games | moves median | moves max | JSON bytes median | JSON bytes max |");
-    println!("|---|---|---|---|---|---|");
-    for (round, list) in rounds.iter().zip(&mut seen) {
+    println!("|---|---|---|---|---|---|---|---|---|---|---|");
+    for (round, list) in rounds.iter().zip(&seen) {
         if list.is_empty() {
             continue;
         }
-        let median = |mut v: Vec<usize>| {
-            v.sort_unstable();
-            v[v.len() / 2]
+        let cell = |f: &dyn Fn(&Sample) -> (usize, usize, f64)| {
+            let moves: Vec<usize> = list.iter().map(|s| f(s).0).collect();
+            let bytes: Vec<usize> = list.iter().map(|s| f(s).1).collect();
+            let us: Vec<f64> = list.iter().map(|s| f(s).2).collect();
+            format!(
+                "{} ({}) | {} ({}) | {:.0}",
+                median(moves.clone()),
+                moves.iter().max().unwrap_or(&0),
+                median(bytes.clone()),
+                bytes.iter().max().unwrap_or(&0),
+                median(us),
+            )
         };
-        let moves: Vec<usize> = list.iter().map(|x| x.0).collect();
-        let bytes: Vec<usize> = list.iter().map(|x| x.1).collect();
         println!(
-            "| {round} | {} | {} | {} | {} | {} |",
+            "| {round} | {} | {} | {} | {} |",
             list.len(),
-            median(moves.clone()),
-            moves.iter().max().unwrap_or(&0),
-            median(bytes.clone()),
-            bytes.iter().max().unwrap_or(&0),
+            cell(&|s| s.full),
+            cell(&|s| s.part),
+            cell(&|s| s.other),
         );
     }
+    println!(
+        "longest full list of any building decision: {} moves, {} JSON bytes (round {})",
+        longest.1, longest.0, longest.2
+    );
 }

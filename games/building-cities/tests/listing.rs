@@ -1,11 +1,13 @@
-//! The legal-move list in parts, over seeded random playouts in the three
-//! modes: `legal_moves_of` a building lists exactly that building's tile moves
+//! The legal-move list, over seeded random playouts in the three modes: in
+//! parts, `legal_moves_of` a building lists exactly that building's tile moves
 //! of the full list, in its order; `of` [`OTHER`] lists every other move; an
-//! id that is no ground building lists nothing.
+//! id that is no ground building lists nothing. Each listed tile's preview is
+//! what playing it does: the Maya it takes from the bank, the moves, and the
+//! change of the seat's district value.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use building_cities::{BuildingCities, Mode, Move, OTHER, Options};
+use building_cities::{BuildingCities, Mode, Move, OTHER, Options, Preview};
 use engine::{BotLevel, Entry, Game, GameRng, Seat, Setup};
 use proptest::prelude::*;
 
@@ -84,6 +86,41 @@ fn parts_make_the_whole(g: &BuildingCities, seat: Seat) {
     }
 }
 
+/// What the previews showed, for the coverage checks.
+#[derive(Default)]
+struct Seen {
+    tiles: usize,
+    /// Previews whose value differs from the building's own value: a
+    /// neighbour's bonus or malus, a grid level, a metro's pair, a penalty.
+    around: usize,
+}
+
+fn previews_are_what_playing_does(g: &BuildingCities, seat: Seat, seen: &mut Seen) {
+    for mv in g.legal_moves(seat) {
+        let Move::Tile {
+            building, preview, ..
+        } = &mv
+        else {
+            continue;
+        };
+        let Some(Preview { cost, moves, value }) = *preview else {
+            panic!("a listed tile without its preview: {mv:?}");
+        };
+        let mut after = g.clone();
+        after.apply(seat, &mv).unwrap();
+        assert_eq!(after.bank(seat), g.bank(seat) - cost as i32, "{mv:?}");
+        assert_eq!(after.moves_left(seat), g.moves_left(seat) - moves, "{mv:?}");
+        assert_eq!(
+            after.district_value_now(seat),
+            g.district_value_now(seat) + value,
+            "{mv:?}"
+        );
+        seen.tiles += 1;
+        let own = g.handbook().building(building).unwrap().value;
+        seen.around += usize::from(value != own);
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(6))]
 
@@ -101,6 +138,42 @@ proptest! {
     fn despicable_parts_make_the_whole(seed in any::<u64>(), seats in 2u8..=4) {
         playout(Mode::Despicable, seats, seed, 400, parts_make_the_whole);
     }
+
+    #[test]
+    fn solo_previews_are_what_playing_does(seed in any::<u64>()) {
+        previews_hold(Mode::Solo, 1, seed);
+    }
+
+    #[test]
+    fn fair_play_previews_are_what_playing_does(seed in any::<u64>(), seats in 2u8..=3) {
+        previews_hold(Mode::FairPlay, seats, seed);
+    }
+
+    #[test]
+    fn despicable_previews_are_what_playing_does(seed in any::<u64>(), seats in 2u8..=4) {
+        previews_hold(Mode::Despicable, seats, seed);
+    }
+}
+
+fn previews_hold(mode: Mode, seats: u8, seed: u64) {
+    let mut seen = Seen::default();
+    playout(mode, seats, seed, 300, |g, seat| {
+        previews_are_what_playing_does(g, seat, &mut seen)
+    });
+    assert!(seen.tiles >= seen.around);
+}
+
+/// The playouts reach previews that count more than the building alone.
+#[test]
+fn previews_count_the_neighbours() {
+    let mut seen = Seen::default();
+    for seed in 0..4 {
+        playout(Mode::Solo, 1, seed, 300, |g, seat| {
+            previews_are_what_playing_does(g, seat, &mut seen)
+        });
+    }
+    assert!(seen.tiles > 100, "{} tiles", seen.tiles);
+    assert!(seen.around > 10, "{} of {} tiles", seen.around, seen.tiles);
 }
 
 /// The lists are not all empty: the playouts reach tile moves of many

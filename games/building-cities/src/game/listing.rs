@@ -3,10 +3,11 @@
 
 use super::BuildingCities;
 use super::build::{footprint, kind_of};
+use super::preview::Previewer;
 use super::value::Census;
-use crate::city::{District, Footprint, Sea, Spot, TileKind};
+use crate::city::{District, Footprint, Sea, Spot, TileKind, footprint_blocks};
 use crate::handbook::model::{Building, Placement, Target};
-use crate::wire::{GridSide, Move, Rule};
+use crate::wire::{GridSide, Move, Preview, Rule};
 use std::collections::HashMap;
 use std::ops::ControlFlow;
 
@@ -35,21 +36,24 @@ impl Part<'_> {
     }
 }
 
-/// What the tiles of one listing share: the counts, the open priorities and
-/// the legal spots of the buildings (not grids) by footprint.
-struct Tiling {
+/// What the tiles of one listing share: the counts, the open priorities,
+/// the legal spots of the buildings (not grids) by footprint and, when the
+/// tiles carry previews, the districts as they are.
+struct Tiling<'a> {
     census: Census,
     needs: Vec<(Target, u32)>,
     spots: HashMap<Footprint, Vec<Spot>>,
+    previewer: Option<Previewer<'a>>,
 }
 
 impl BuildingCities {
     /// Every legal building-phase move of `seat` in `part`, except `end_turn`,
-    /// in this order: roads, tiles in handbook order, then trucks, upgrades,
-    /// ships, sea areas, districts and the loan.
-    pub(crate) fn build_moves(&self, seat: usize, part: Part) -> Vec<Move> {
+    /// in this order: roads, tiles in handbook order (each with its preview
+    /// when `previews`), then trucks, upgrades, ships, sea areas, districts
+    /// and the loan.
+    pub(crate) fn build_moves(&self, seat: usize, part: Part, previews: bool) -> Vec<Move> {
         let mut out = Vec::new();
-        let _ = self.visit_build_moves(seat, part, &mut |mv| {
+        let _ = self.visit_build_moves(seat, part, previews, &mut |mv| {
             out.push(mv);
             ControlFlow::Continue(())
         });
@@ -62,6 +66,7 @@ impl BuildingCities {
         &self,
         seat: usize,
         part: Part,
+        previews: bool,
         found: &mut dyn FnMut(Move) -> ControlFlow<()>,
     ) -> ControlFlow<()> {
         let p = &self.players[seat];
@@ -76,14 +81,14 @@ impl BuildingCities {
         }
         match part {
             Part::All => {
-                let mut tiling = self.tiling(seat);
+                let mut tiling = self.tiling(seat, previews);
                 for b in &self.hb.buildings {
                     self.visit_tiles(seat, &mut tiling, b, found)?;
                 }
             }
             Part::Tiles(id) => {
                 if let Some(b) = self.hb.building(id) {
-                    self.visit_tiles(seat, &mut self.tiling(seat), b, found)?;
+                    self.visit_tiles(seat, &mut self.tiling(seat, previews), b, found)?;
                 }
                 return ControlFlow::Continue(());
             }
@@ -117,13 +122,14 @@ impl BuildingCities {
         ControlFlow::Continue(())
     }
 
-    fn tiling(&self, seat: usize) -> Tiling {
+    fn tiling(&self, seat: usize, previews: bool) -> Tiling<'_> {
         let census = Census::of(&self.hb, &self.players[seat]);
         let needs = self.open_needs(seat, &census);
         Tiling {
             census,
             needs,
             spots: HashMap::new(),
+            previewer: previews.then(|| Previewer::new(self, seat)),
         }
     }
 
@@ -139,12 +145,9 @@ impl BuildingCities {
         let Some(size) = b.size.filter(|_| b.placement == Placement::Ground) else {
             return ControlFlow::Continue(());
         };
-        if self
-            .precheck(seat, &tiling.census, &tiling.needs, b)
-            .is_err()
-        {
+        let Ok(cost) = self.precheck(seat, &tiling.census, &tiling.needs, b) else {
             return ControlFlow::Continue(());
-        }
+        };
         let city = &self.players[seat].city;
         let kind = kind_of(&b.id);
         let fp = footprint(size);
@@ -168,10 +171,17 @@ impl BuildingCities {
             let fine = *by_district[d.index()]
                 .get_or_insert_with(|| self.district_check(seat, &tiling.census, b, d).is_ok());
             if fine {
+                let preview = tiling.previewer.as_ref().map(|previewer| Preview {
+                    cost: cost.maya,
+                    moves: cost.moves,
+                    value: footprint_blocks(fp, spot.rotation, spot.origin)
+                        .map_or(0, |(d, m)| previewer.value_change(b, d, m)),
+                });
                 found(Move::Tile {
                     building: b.id.clone(),
                     rotation: spot.rotation,
                     origin: spot.origin,
+                    preview,
                 })?;
             }
         }
@@ -181,7 +191,7 @@ impl BuildingCities {
     /// Whether a build that spends Maya is still possible (the first one found
     /// answers).
     fn can_still_build(&self, seat: usize) -> bool {
-        self.visit_build_moves(seat, Part::All, &mut |m| {
+        self.visit_build_moves(seat, Part::All, false, &mut |m| {
             let spends = !matches!(
                 m,
                 Move::RepayLoan {} | Move::BuyDistrict { .. } | Move::BuySea { .. }
