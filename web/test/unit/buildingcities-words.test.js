@@ -24,7 +24,7 @@ const types = readFileSync(new URL('../../src/types.gen.d.ts', import.meta.url),
  * @param {string} tag
  */
 function tags(name, tag) {
-  const m = types.match(new RegExp(`^export type ${name} = (.*);$`, 'm'));
+  const m = types.match(new RegExp(`^export type ${name} = ([\\s\\S]*?);\\n\\n`, 'm'));
   assert.ok(m, `${name} is generated`);
   return [...m[1].matchAll(new RegExp(`"${tag}": "(\\w+)"`, 'g'))].map((x) => x[1]).sort();
 }

@@ -242,7 +242,7 @@ export function createBuildingCitiesBoard(ctx) {
     el.dataset.shown = String(shown);
     slots.final.replaceChildren(finalPanel(view, state) ?? '');
     const statusSeat = me ?? shown;
-    slots.status.replaceChildren(statusBar(view, statusSeat, state, builds ? endTurnButton(view.players[statusSeat], other, send) : null));
+    slots.status.replaceChildren(...statusBar(view, statusSeat, state, builds ? endTurnButton(view.players[statusSeat], other, send) : null));
     slots.note.replaceChildren(note(view, state, { me, builds, sent, live }) ?? '');
     slots.decision.replaceChildren(decision({ view, state, moves: decisionMoves, mine: awaited, ui, variant, send, dispatch }) ?? '');
     slots.zoom.replaceChildren(

@@ -125,7 +125,6 @@ export function citySvg(look) {
         !mine && !small && look.price !== null && look.price !== undefined && city.districts.some((x) => adjacent(x, d))
           ? s('text', { x: (o.x + SIDE / 2) * U, y: (o.y + SIDE / 2) * U + 8, class: 'bci-district-price' }, maya(look.price))
           : null,
-        mine && !small ? districtBadges(d, player) : null,
         s('title', null, mine ? t('bci.map.district_owned', { district: d }) : t('bci.map.district_for_sale', { district: d })),
       ),
     );
@@ -136,6 +135,9 @@ export function citySvg(look) {
   for (const b of city.roads) layers.push(roadBlock(b, city.roads));
   const destroyable = look.destroyable ?? new Set();
   for (const tile of city.tiles) layers.push(tileShape(tile, { small: Boolean(small), destroy: destroyable.has(tile.id) ? on.destroy : undefined }));
+
+  // Trucks and grid levels, over what is built.
+  if (!small) for (const d of city.districts) layers.push(districtBadges(d, player));
 
   // What the player may do here.
   if (look.roads?.size && !small) {
@@ -205,7 +207,7 @@ function districtBadges(d, player) {
   const y = (o.y + SIDE) * U;
   return s(
     'g',
-    { class: 'bci-badges' },
+    { class: 'bci-badges', 'data-district': d },
     trucks
       ? s(
           'g',

@@ -23,7 +23,9 @@ import { lastRound } from './geometry.js';
 export const nameOf = (state, seat) => state.seats[seat]?.name ?? `#${seat + 1}`;
 
 /**
- * The seat's bank, moves this phase, spending, loan and hand: always in view.
+ * The seat's bank and moves this phase (kept in view while the page scrolls,
+ * with the end of the turn), then its spending, district value, loan, goods and
+ * hand.
  * @param {View} view
  * @param {number} seat
  * @param {BoardState} state
@@ -34,25 +36,31 @@ export function statusBar(view, seat, state, endTurn) {
   const eco = handbookNow()?.raw.economy;
   const perTurn = eco?.moves_per_turn ?? 10;
   const loan = p.loan_due !== null && p.loan_due !== undefined ? t('bci.status.loan_due', { amount: maya(eco?.loan.repay ?? 0), turn: p.loan_due }) : p.loan_used ? t('bci.status.loan_used') : t('bci.status.loan_free');
-  return h(
-    'section',
-    { class: { 'bci-status': true, low: p.bank < 0 }, id: 'bci-status', 'data-seat': seat, style: { '--seat': state.seats[seat]?.color ?? '#888' } },
-    h('span', { class: 'who' }, seat === state.mySeat ? t('bci.status.you') : nameOf(state, seat)),
-    h('span', { class: 'bank', id: 'bci-bank', 'data-bank': p.bank }, h('small', null, t('bci.status.bank')), maya(p.bank)),
+  return [
     h(
-      'span',
-      { class: 'moves', id: 'bci-moves', 'data-moves': p.moves_left },
-      h('small', null, t('bci.status.moves')),
-      `${p.moves_left}/${perTurn}`,
-      h('span', { class: 'pips', 'aria-hidden': 'true' }, Array.from({ length: perTurn }, (_, i) => h('i', { class: { on: i < p.moves_left } }))),
+      'section',
+      { class: { 'bci-status': true, low: p.bank < 0 }, id: 'bci-status', 'data-seat': seat, style: { '--seat': state.seats[seat]?.color ?? '#888' } },
+      h('span', { class: 'who' }, seat === state.mySeat ? t('bci.status.you') : nameOf(state, seat)),
+      h('span', { class: 'bank', id: 'bci-bank', 'data-bank': p.bank }, h('small', null, t('bci.status.bank')), maya(p.bank)),
+      h(
+        'span',
+        { class: 'moves', id: 'bci-moves', 'data-moves': p.moves_left },
+        h('small', null, t('bci.status.moves')),
+        `${p.moves_left}/${perTurn}`,
+        h('span', { class: 'pips', 'aria-hidden': 'true' }, Array.from({ length: perTurn }, (_, i) => h('i', { class: { on: i < p.moves_left } }))),
+      ),
+      endTurn,
     ),
-    h('span', { class: 'spent', 'data-spent': p.spent }, h('small', null, t('bci.status.spent')), maya(p.spent)),
-    h('span', { class: 'dv', 'data-value': p.district_value }, h('small', null, t('bci.status.district_value')), signed(p.district_value)),
-    h('span', { class: 'loan', id: 'bci-loan' }, loan),
-    p.goods.length ? h('span', { class: 'goods' }, t('bci.status.goods', { goods: goodsText(p.goods) })) : null,
-    view.mode === 'despicable' ? h('span', { class: 'hand', 'data-hand': p.hand }, t('bci.status.hand', { n: p.hand })) : p.task_forces ? h('span', { class: 'tf' }, t('bci.status.task_forces', { n: p.task_forces })) : null,
-    endTurn,
-  );
+    h(
+      'section',
+      { class: 'bci-facts', id: 'bci-facts' },
+      h('span', { class: 'spent', 'data-spent': p.spent }, h('small', null, t('bci.status.spent')), ' ', maya(p.spent)),
+      h('span', { class: 'dv', 'data-value': p.district_value }, h('small', null, t('bci.status.district_value')), ' ', signed(p.district_value)),
+      h('span', { class: 'loan', id: 'bci-loan' }, loan),
+      p.goods.length ? h('span', { class: 'goods' }, t('bci.status.goods', { goods: goodsText(p.goods) })) : null,
+      view.mode === 'despicable' ? h('span', { class: 'hand', 'data-hand': p.hand }, t('bci.status.hand', { n: p.hand })) : p.task_forces ? h('span', { class: 'tf' }, t('bci.status.task_forces', { n: p.task_forces })) : null,
+    ),
+  ];
 }
 
 /**

@@ -39,6 +39,6 @@ export type Tile = G.BuildingCitiesTile;
 export type Variant = G.BuildingCitiesVariant;
 export type View = G.BuildingCitiesView;
 
-/** A tile move as the server lists it (with what it would bring, once listed). */
-export type TileMove = Extract<Move, { type: 'tile' }> & { preview?: Preview };
-export type Preview = { cost: number; moves: number; value: number };
+export type Preview = G.BuildingCitiesPreview;
+/** A tile move as the server lists it, with what it would bring (`preview`). */
+export type TileMove = Extract<Move, { type: 'tile' }>;
