@@ -75,6 +75,11 @@ test('solo start: the map, the palette, roads block by block from the junction',
   assert.equal(await page.locator('#bci-end-turn').count(), 0);
   assert.equal(await page.locator('#bci-scroll .bci-road-spot').count(), 0);
   assert.equal(await page.textContent('#bci-note'), 'Sent…');
+  // The road stays in hand: the next view asks its part again and shows the blocks.
+  assert.equal(await page.getAttribute('#bci-tool', 'data-tool'), 'road');
+  await page.evaluate(() => /** @type {any} */ (window).show(/** @type {any} */ (window).data.view));
+  await page.waitForSelector('#bci-scroll .bci-road-spot');
+  assert.deepEqual(await asked(page), ['other', 'other']);
   assert.deepEqual(errors, []);
   await ctx.close();
 });

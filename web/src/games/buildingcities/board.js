@@ -146,10 +146,12 @@ export function createBuildingCitiesBoard(ctx) {
     const live = me !== undefined && !state.replay && phase.kind !== 'over';
     if (sentVersion !== -1 && sentVersion !== state.version) sentVersion = -1;
     const sent = sentVersion === state.version;
-    const awaited = live && state.awaiting.seats.includes(/** @type {number} */ (me)) && !sent;
+    const mine = live && state.awaiting.seats.includes(/** @type {number} */ (me));
+    const awaited = mine && !sent;
     const building_ = phase.kind === 'building';
     const builds = awaited && building_;
-    if (!builds && ui.tool) ui = reduceChoices(ui, { type: 'tool', tool: null });
+    // The tool stays in hand while a move is on its way, and goes with the phase.
+    if (!(mine && building_) && ui.tool) ui = reduceChoices(ui, { type: 'tool', tool: null });
     const options = /** @type {Options | undefined} */ (state.options);
     const variant = options?.variant;
 
@@ -219,7 +221,7 @@ export function createBuildingCitiesBoard(ctx) {
     }
     drawOverlay(slots.scroller, at && tool ? { spot: at.spot, building: tool, picked: at.picked } : null, marks);
     slots.tool.replaceChildren(
-      tool && builds
+      tool && mine && building_
         ? toolPanel({
             tool,
             rotation,

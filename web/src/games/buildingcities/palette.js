@@ -1,7 +1,7 @@
 // The building palette: every ground building of the handbook, grouped by the
-// colour of its family, with its price in Maya and moves and its district value
-// (its bonuses and requirements in its title, and in the tool panel once
-// chosen); one that cannot be built now says why (the seat's
+// colour of its family, with its price in Maya and moves, its district value and
+// requirements (its bonuses in its title, and in the tool panel once chosen);
+// one that cannot be built now says why (the seat's
 // private `palette`, the rules' refusal code and arguments). Choosing one asks
 // the server for its legal spots. Stable selectors: `#bci-palette`,
 // `[data-building]` with `data-can` (`yes`, `no`, or empty when unknown).
@@ -100,6 +100,7 @@ function item(p, b) {
         { class: 'what' },
         h('span', { class: 'name' }, say(b.name), b.size && b.size !== '1x1' ? h('small', { class: 'size' }, ` ${b.size.replace('x', '×')}`) : null),
         h('span', { class: 'nums' }, t('bci.pal.nums', { cost: maya(price(b.cost, p.variant, p.owned)), n: b.moves, value: signed(b.value) })),
+        b.requirements.length ? h('small', { class: 'req' }, t('bci.pal.needs', { what: requirementsText(b) })) : null,
         why ? h('small', { class: 'why' }, why) : null,
       ),
     ),
