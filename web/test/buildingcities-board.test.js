@@ -251,6 +251,46 @@ test('a demand: accept it as a priority or refuse it for its price', async () =>
   await ctx.close();
 });
 
+test('the other decisions: forced purchase, trade partner, the building a challenge removes', async () => {
+  const { page, errors, ctx, data } = await open('despicable-hand');
+  /**
+   * Shows seat 0's view in another phase, with these legal moves.
+   * @param {any} phase
+   * @param {any[]} legal
+   */
+  const decide = (phase, legal) =>
+    page.evaluate(
+      ([phase, legal]) => {
+        const w = /** @type {any} */ (window);
+        w.data.legal = legal;
+        w.show({ ...w.data.view, phase }, undefined, [0]);
+      },
+      [phase, legal],
+    );
+  const buys = [{ type: 'buy_district', district: 'D3' }, { type: 'buy_district', district: 'D5' }];
+  await decide({ kind: 'forced_purchase', seat: 0 }, buys);
+  await page.waitForSelector('#bci-decision[data-kind=forced_purchase] [data-action=buy_district]');
+  assert.deepEqual(await page.$$eval('#bci-decision [data-action=buy_district]', (els) => els.map((e) => e.getAttribute('data-district'))), ['D3', 'D5']);
+  await page.click('#bci-decision [data-district=D5]');
+  assert.deepEqual((await sent(page)).at(-1), buys[1]);
+
+  await decide({ kind: 'trade_partner', seat: 0, partners: [1, 2] }, [{ type: 'trade_partner', seat: 1 }, { type: 'trade_partner', seat: 2 }]);
+  await page.waitForSelector('#bci-decision[data-kind=trade_partner] button[data-partner]');
+  assert.match((await page.textContent('#bci-decision [data-partner="2"]')) ?? '', /Chloé/);
+  await page.click('#bci-decision [data-partner="2"]');
+  assert.deepEqual((await sent(page)).at(-1), { type: 'trade_partner', seat: 2 });
+
+  const tiles = data.view.players[1].city.tiles.slice(0, 3).map((/** @type {any} */ t) => t.id);
+  await decide({ kind: 'choose_destroyed', seat: 0, target: 1, tiles }, tiles.map((/** @type {number} */ tile) => ({ type: 'destroy_building', tile })));
+  await page.waitForSelector('#bci-scroll .bci-tile.destroyable');
+  assert.equal(await page.getAttribute('#bci-scroll .bci-city', 'data-seat'), '1', "the target's city is shown");
+  assert.deepEqual((await page.$$eval('#bci-scroll .bci-tile.destroyable', (els) => els.map((e) => Number(e.getAttribute('data-tile'))))).sort(), [...tiles].sort());
+  await page.click(`#bci-scroll .bci-tile[data-tile="${tiles[1]}"]`);
+  assert.deepEqual((await sent(page)).at(-1), { type: 'destroy_building', tile: tiles[1] });
+  assert.deepEqual(errors, []);
+  await ctx.close();
+});
+
 test('the end: who completed the objective, the banks, every city; the other mayors open full size', async () => {
   const { page, errors, ctx, data } = await open('end');
   const view = data.view;

@@ -1,5 +1,6 @@
 // Whether the seat may build each building of the palette now, from its private
-// overlay: `true`, or the rules' refusal (`BuildingCitiesRule`) saying why not.
+// overlay (`palette`, in its own building phase): nothing when it may, else the
+// rules' refusal (`BuildingCitiesRule`) saying why not.
 
 /**
  * @typedef {import('./types').View} View
@@ -8,10 +9,11 @@
 
 /**
  * @param {View} view
- * @returns {(id: string) => Status | null}
+ * @returns {(id: string) => Status | null} null for a building the overlay does not name
  */
 export function paletteStatus(view) {
-  const listed = /** @type {any} */ (view).palette;
-  if (!listed) return () => null;
-  return () => null;
+  /** @type {Record<string, import('./types').Rule | null> | null | undefined} */
+  const palette = /** @type {any} */ (view).palette;
+  if (!palette) return () => null;
+  return (id) => (id in palette ? { can: palette[id] === null, rule: palette[id] ?? null } : null);
 }

@@ -4,8 +4,9 @@
 import { EN } from './strings/en.js';
 import { FR } from './strings/fr.js';
 import { REFUSALS } from './strings/refusals.js';
+import { VOCABULARY } from './strings/vocabulary.js';
 
 export const BUILDING_CITIES_STRINGS = {
-  en: { ...EN, ...REFUSALS.en },
-  fr: { ...FR, ...REFUSALS.fr },
+  en: { ...EN, ...VOCABULARY.en, ...REFUSALS.en },
+  fr: { ...FR, ...VOCABULARY.fr, ...REFUSALS.fr },
 };
