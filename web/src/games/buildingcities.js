@@ -6,7 +6,7 @@ import { registerRuleWords } from '../messages.js';
 import { BUILDING_CITIES_STRINGS } from './buildingcities/strings.js';
 import { createBuildingCitiesBoard } from './buildingcities/board.js';
 import { describeEvent, describeMove, nameOf } from './buildingcities/describe.js';
-import { loadHandbook, handbookNow, say, buildingName } from './buildingcities/handbook.js';
+import { loadHandbook, handbookNow, say, buildingName, objectiveText } from './buildingcities/handbook.js';
 import { ruleText, maya } from './buildingcities/words.js';
 
 /**
@@ -94,9 +94,10 @@ export const buildingCities = {
         label: t('opt.building-cities.objective'),
         choices: [
           { value: '', label: t('opt.building-cities.objective_drawn') },
-          ...objectives.map((x) => ({ value: x.id, label: `${say(x.name)}: ${say(x.text)}` })),
+          ...objectives.map((x) => ({ value: x.id, label: say(x.name) })),
           ...(current && !known ? [{ value: current, label: current }] : []),
         ],
+        hint: current ? objectiveText(current) : t('opt.building-cities.objective_drawn_hint'),
         get: (opts) => opts.objective ?? '',
         set: (opts, v) => {
           opts.objective = v === '' ? null : v;

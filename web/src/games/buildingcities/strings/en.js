@@ -18,6 +18,7 @@ export const EN = {
   'opt.building-cities.mode_hint': 'Solo: 1 player. Fair Play and Despicable Annihilation: 2 to 4 players.',
   'opt.building-cities.objective': 'Objective',
   'opt.building-cities.objective_drawn': 'Drawn from the deck',
+  'opt.building-cities.objective_drawn_hint': 'The same objective for every mayor, drawn at the start.',
   'opt.building-cities.protected_areas': 'Protected areas (a die picks their layout)',
   'opt.building-cities.max_intersections': 'Intersections per district (1 to 8)',
   'opt.building-cities.start_bank': 'Starting bank (Maya)',

@@ -18,6 +18,7 @@ export const FR = {
   'opt.building-cities.mode_hint': 'Solo : 1 joueur. Fair Play et Annihilation Ignoble : 2 à 4 joueurs.',
   'opt.building-cities.objective': 'Objectif',
   'opt.building-cities.objective_drawn': 'Tiré dans la pioche',
+  'opt.building-cities.objective_drawn_hint': 'Le même objectif pour tous les maires, tiré au début.',
   'opt.building-cities.protected_areas': 'Zones protégées (un dé choisit leur disposition)',
   'opt.building-cities.max_intersections': 'Carrefours par quartier (1 à 8)',
   'opt.building-cities.start_bank': 'Banque de départ (Maya)',
