@@ -56,6 +56,9 @@ test('solo start: the map, the palette, roads block by block from the junction',
   assert.equal(await page.locator('#bci-scroll .bci-district.owned').count(), city.districts.length);
   assert.equal(await page.locator('#bci-scroll .bci-sea').count(), 7);
   assert.equal(await page.locator('#bci-scroll .bci-highway .ramp').count(), 1, 'the motorway junction');
+  // The districts not owned, greyed with what they would cost: 300 next to D1, more farther.
+  assert.equal(await page.getAttribute('#bci-scroll [data-district=D2] .bci-district-price', 'data-price'), '300');
+  assert.ok(Number(await page.getAttribute('#bci-scroll [data-district=D6] .bci-district-price', 'data-price')) > 300);
   assert.equal(Number(await page.getAttribute('#bci-bank', 'data-bank')), data.view.players[0].bank);
   assert.equal(Number(await page.getAttribute('#bci-moves', 'data-moves')), data.view.players[0].moves_left);
   assert.deepEqual(await asked(page), ['other'], 'the building phase asks every move but the tiles');

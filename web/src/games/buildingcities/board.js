@@ -19,7 +19,7 @@ import { toolPanel } from './tool.js';
 import { decision } from './decisions.js';
 import { statusBar, turnTrack, objectiveCard, drawnCards, mayors, finalPanel, nameOf } from './panels.js';
 import { crossMarks, previewOf } from './preview.js';
-import { nextDistrict, price, blockKey } from './geometry.js';
+import { nextDistrict, districtPrices, price, blockKey } from './geometry.js';
 import { paletteStatus } from './status.js';
 
 /**
@@ -210,6 +210,7 @@ export function createBuildingCitiesBoard(ctx) {
         player,
         seat: shown,
         price: next?.price ?? null,
+        prices: districtPrices(eco, variant, player.city.districts),
         roads,
         spots,
         destroyable: phase.kind === 'choose_destroyed' && awaited ? new Set(ofType(decisionMoves, 'destroy_building').map((m) => m.tile)) : undefined,
