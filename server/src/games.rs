@@ -75,7 +75,8 @@ pub trait ErasedGame: Send + Sync {
     /// `seat`'s private overlay on the public view ([`engine::Game::Private`]).
     fn private_view(&self, seat: Seat) -> Value;
     fn outcome(&self) -> Option<Outcome>;
-    fn legal_moves(&self, seat: Seat) -> Vec<Value>;
+    /// The legal moves of `seat`, or the part `of` names ([`Game::legal_moves_of`]).
+    fn legal_moves(&self, seat: Seat, of: Option<&str>) -> Vec<Value>;
     /// Decodes and applies `seat`'s move to a copy; `self` is never changed.
     fn try_move(&self, seat: Seat, mv: &RawJson) -> Result<Applied, MoveError>;
     /// Applies one log entry (a move or a timeout) to a copy.
@@ -187,8 +188,12 @@ impl<G: Game> ErasedGame for Running<G> {
         self.0.outcome()
     }
 
-    fn legal_moves(&self, seat: Seat) -> Vec<Value> {
-        self.0.legal_moves(seat).iter().map(to_value).collect()
+    fn legal_moves(&self, seat: Seat, of: Option<&str>) -> Vec<Value> {
+        let moves = match of {
+            Some(of) => self.0.legal_moves_of(seat, of),
+            None => self.0.legal_moves(seat),
+        };
+        moves.iter().map(to_value).collect()
     }
 
     fn try_move(&self, seat: Seat, mv: &RawJson) -> Result<Applied, MoveError> {
@@ -363,10 +368,48 @@ fn setup_args(e: &SetupError) -> ErrorArgs {
     }
 }
 
-/// The game kinds this server hosts, by id.
+/// A game's reference data for the browser (the numbers and texts its board
+/// shows, e.g. Building Cities' handbook): the rules crate's own embedded data,
+/// serialized once, so the browser never keeps a second copy.
+pub struct Reference {
+    /// The game it belongs to.
+    pub game: &'static str,
+    /// The document, as served (JSON; shared, not copied, by each answer).
+    pub json: axum::body::Bytes,
+    /// A strong validator of `json` (quoted, as HTTP writes it).
+    pub etag: String,
+    /// TypeScript declarations of the document's type and what it uses.
+    ts: fn(&ts_rs::Config, &mut BTreeMap<String, String>),
+}
+
+impl Reference {
+    fn of<T: Serialize + ts_rs::TS + 'static>(game: &'static str, doc: &T) -> Reference {
+        use sha2::{Digest, Sha256};
+        let json = serde_json::to_string(doc).unwrap_or_default();
+        let digest = Sha256::digest(json.as_bytes());
+        let hex: String = digest[..12].iter().map(|b| format!("{b:02x}")).collect();
+        Reference {
+            game,
+            json: json.into(),
+            etag: format!("\"{hex}\""),
+            ts: |cfg, out| {
+                use ts_rs::TypeVisitor;
+                DeclCollector { cfg, out }.visit::<T>();
+            },
+        }
+    }
+
+    /// Adds the document's TypeScript declarations to `out`.
+    pub fn ts_decls(&self, cfg: &ts_rs::Config, out: &mut BTreeMap<String, String>) {
+        (self.ts)(cfg, out);
+    }
+}
+
+/// The game kinds this server hosts, by id, and their reference data.
 #[derive(Clone)]
 pub struct Registry {
     kinds: Vec<Arc<dyn GameKind>>,
+    references: Vec<Arc<Reference>>,
 }
 
 impl Registry {
@@ -380,6 +423,10 @@ impl Registry {
                 Adapter::<my_city::MyCity>::kind(),
                 Adapter::<tic_tac_toe::TicTacToe>::kind(),
             ],
+            references: vec![Arc::new(Reference::of(
+                <building_cities::BuildingCities as Game>::ID,
+                building_cities::handbook::Handbook::standard(),
+            ))],
         }
     }
 
@@ -389,5 +436,14 @@ impl Registry {
 
     pub fn kinds(&self) -> &[Arc<dyn GameKind>] {
         &self.kinds
+    }
+
+    /// A game's reference data, if it has any.
+    pub fn reference(&self, id: &str) -> Option<Arc<Reference>> {
+        self.references.iter().find(|r| r.game == id).cloned()
+    }
+
+    pub fn references(&self) -> &[Arc<Reference>] {
+        &self.references
     }
 }

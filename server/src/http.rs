@@ -87,6 +87,7 @@ pub fn routes() -> Router<AppState> {
         .route("/readyz", get(readyz))
         .route("/metrics", get(metrics))
         .route("/api/games", get(games))
+        .route("/api/games/{id}/reference", get(reference))
         .route("/api/tables", get(list_tables).post(create_table))
         .route("/api/tables/{code}", get(code_info))
         .route("/api/tables/{code}/record", get(record))
@@ -189,6 +190,43 @@ async fn games(State(app): State<AppState>) -> Json<Vec<GameInfo>> {
             })
             .collect(),
     )
+}
+
+/// `/api/games/{id}/reference`: the game's reference data (Building Cities'
+/// handbook), fixed for this build: revalidated by its `ETag` on every use, a
+/// `304` when the browser holds it already.
+async fn reference(
+    State(app): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Response {
+    reference_answer(&app.0.games, &id, headers.get(header::IF_NONE_MATCH))
+}
+
+fn reference_answer(
+    games: &crate::games::Registry,
+    id: &str,
+    if_none_match: Option<&HeaderValue>,
+) -> Response {
+    let Some(doc) = games.reference(id) else {
+        return (StatusCode::NOT_FOUND, "not found").into_response();
+    };
+    let cache = [
+        (header::ETAG, doc.etag.clone()),
+        (header::CACHE_CONTROL, "public, no-cache".to_owned()),
+    ];
+    let held = if_none_match
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.split(',').any(|tag| tag.trim() == doc.etag));
+    if held {
+        return (StatusCode::NOT_MODIFIED, cache).into_response();
+    }
+    (
+        cache,
+        [(header::CONTENT_TYPE, "application/json".to_owned())],
+        doc.json.clone(),
+    )
+        .into_response()
 }
 
 /// One page of public tables: those after the `after` cursor, at most
@@ -306,5 +344,57 @@ async fn record(
         Ok(record) => Ok(([(header::CONTENT_TYPE, "application/json")], record).into_response()),
         Err(RecordError::NotOver) => Err(ApiErr::new(StatusCode::CONFLICT, ErrorCode::WrongStatus)),
         Err(RecordError::Store | RecordError::Broken) => Err(ApiErr::try_again()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    async fn body(response: Response) -> String {
+        let bytes = axum::body::to_bytes(response.into_body(), usize::MAX)
+            .await
+            .unwrap_or_default();
+        String::from_utf8_lossy(&bytes).into_owned()
+    }
+
+    #[tokio::test]
+    async fn the_reference_is_the_crate_handbook_revalidated_by_its_etag() {
+        let games = crate::games::Registry::all();
+        let answer = reference_answer(&games, "building-cities", None);
+        assert_eq!(answer.status(), StatusCode::OK);
+        let etag = answer.headers()[header::ETAG].clone();
+        assert_eq!(
+            answer.headers()[header::CACHE_CONTROL],
+            HeaderValue::from_static("public, no-cache")
+        );
+        let served: serde_json::Value =
+            serde_json::from_str(&body(answer).await).unwrap_or_default();
+        assert_eq!(
+            served,
+            serde_json::to_value(building_cities::handbook::Handbook::standard())
+                .unwrap_or_default()
+        );
+        assert!(served["buildings"].as_array().is_some_and(|b| b.len() > 40));
+
+        let again = reference_answer(&games, "building-cities", Some(&etag));
+        assert_eq!(again.status(), StatusCode::NOT_MODIFIED);
+        assert!(body(again).await.is_empty());
+        let other = HeaderValue::from_static("\"0123\"");
+        assert_eq!(
+            reference_answer(&games, "building-cities", Some(&other)).status(),
+            StatusCode::OK
+        );
+    }
+
+    #[test]
+    fn games_without_reference_data_answer_404() {
+        let games = crate::games::Registry::all();
+        for id in ["tic-tac-toe", "big-city", "chess"] {
+            assert_eq!(
+                reference_answer(&games, id, None).status(),
+                StatusCode::NOT_FOUND
+            );
+        }
     }
 }

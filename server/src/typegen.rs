@@ -32,8 +32,12 @@ pub fn generate() -> Result<String, String> {
         c.visit::<protocol::ErrorArgs>();
         c.visit::<engine::EngineRule>();
     }
-    for kind in Registry::all().kinds() {
+    let registry = Registry::all();
+    for kind in registry.kinds() {
         kind.ts_decls(&cfg, &mut decls);
+    }
+    for reference in registry.references() {
+        reference.ts_decls(&cfg, &mut decls);
     }
     let conflicts: Vec<&String> = decls.keys().filter(|k| k.ends_with("(conflict)")).collect();
     if !conflicts.is_empty() {

@@ -102,8 +102,9 @@ export function showHome(root, go) {
       mount(form, h('p', { class: 'muted' }, '…'));
       return;
     }
+    const range = seatRange(info, settings.options);
     const seatOptions = [];
-    for (let n = info.min_seats; n <= info.max_seats; n++) seatOptions.push(n);
+    for (let n = range.min; n <= range.max; n++) seatOptions.push(n);
     mount(
       form,
       h(
@@ -138,7 +139,21 @@ export function showHome(root, go) {
           seatOptions.map((n) => h('option', { value: n, selected: n === settings.seats }, String(n))),
         ),
       ),
-      h('fieldset', { class: 'variants' }, h('legend', null, t('home.variants')), optionsEditor(gameId, settings.options, (o) => (settings.options = o))),
+      h(
+        'fieldset',
+        { class: 'variants' },
+        h('legend', null, t('home.variants')),
+        optionsEditor(gameId, settings.options, (o) => {
+          settings.options = o;
+          // Options may narrow the seat count (a solo mode): keep the two coherent.
+          const r = seatRange(info, o);
+          const seats = Math.max(r.min, Math.min(r.max, settings.seats));
+          if (seats !== settings.seats || r.min !== range.min || r.max !== range.max) {
+            settings.seats = seats;
+            renderForm();
+          }
+        }),
+      ),
       h(
         'label',
         { class: 'field' },
@@ -184,9 +199,11 @@ export function showHome(root, go) {
 
   const resetSettings = () => {
     const info = games.find((g) => g.id === gameId);
+    const options = info ? structuredClone(info.default_options ?? {}) : {};
+    const range = info ? seatRange(info, options) : { min: 2, max: 2 };
     settings = {
-      seats: info ? Math.max(info.min_seats, Math.min(info.max_seats, settings.seats)) : 2,
-      options: info ? structuredClone(info.default_options ?? {}) : {},
+      seats: Math.max(range.min, Math.min(range.max, settings.seats)),
+      options,
       spectators_allowed: settings.spectators_allowed,
       public: settings.public,
     };
@@ -212,7 +229,7 @@ export function showHome(root, go) {
       setToken(created.invite_code, created.token);
       go(`/t/${encodeURIComponent(created.invite_code)}`);
     } catch (err) {
-      toast(errText(err));
+      toast(errText(err, gameId));
     }
   });
 
@@ -224,6 +241,8 @@ export function showHome(root, go) {
       gameId = (list.find((g) => g.id === 'big-city') ?? list[0])?.id ?? '';
       resetSettings();
       renderForm();
+      // Games whose options need data draw them again once it is here.
+      for (const g of games) gameUI(g.id)?.prepare?.().then(() => g.id === gameId && renderForm(), () => {});
     })
     .catch((err) => {
       mount(form, h('p', { class: 'error' }, errText(err)));
@@ -272,13 +291,29 @@ export function showHome(root, go) {
   };
 }
 
-/** @param {unknown} err */
-export function errText(err) {
+/**
+ * @param {unknown} err
+ * @param {string} [game] the game the request was for (its own words for a refusal)
+ */
+export function errText(err, game) {
   if (err instanceof api.ApiError) {
     if (err.code === 'unreachable') return t('home.server_down');
-    return renderError(err);
+    return renderError(err, { game });
   }
   return String(err);
+}
+
+/**
+ * The seat counts a game allows with these options: its range, narrowed by the
+ * options when the game says so (Building Cities' solo mode is one seat).
+ * @param {GameInfo} info
+ * @param {any} options
+ */
+export function seatRange(info, options) {
+  const own = gameUI(info.id)?.seats?.(options);
+  const min = Math.max(info.min_seats, own?.min ?? info.min_seats);
+  const max = Math.min(info.max_seats, own?.max ?? info.max_seats);
+  return min <= max ? { min, max } : { min: info.min_seats, max: info.max_seats };
 }
 
 /** A row of Big City pieces in the players' colors, to set the scene. */

@@ -8,6 +8,18 @@
 
 import { t, has } from './i18n.js';
 
+/** Games whose refusals carry structured arguments say them themselves. */
+const RULE_WORDS = new Map();
+
+/**
+ * Lets a game say its own refusals (`rule` and `args` of an `illegal_move`).
+ * @param {string} game
+ * @param {(rule: string, args: unknown) => string | null} words
+ */
+export function registerRuleWords(game, words) {
+  RULE_WORDS.set(game, words);
+}
+
 /**
  * @typedef {import('./wire').ErrorArgs} ErrorArgs
  * @typedef {{ code: string, rule?: string, args?: ErrorArgs | Record<string, unknown> }} Refusal
@@ -25,10 +37,21 @@ export function renderError(err, ctx = {}) {
   const args = { ...(err.args ?? {}) };
   const params = toParams(args, ctx);
   if (err.code === 'illegal_move' && err.rule) {
+    const own = ctx.game ? RULE_WORDS.get(ctx.game) : undefined;
+    if (own) {
+      try {
+        const said = own(err.rule, err.args ?? {});
+        if (said) return said;
+      } catch {
+        // not said by the game: the shared words below
+      }
+    }
     const key = [ctx.game ? `rule.${ctx.game}.${err.rule}` : null, `rule.${err.rule}`].find((k) => k && has(k));
     return key ? t(variant(key, args), params) : t('err.illegal_move');
   }
   const reason = typeof args.reason === 'string' ? `err.${err.code}.${args.reason}` : null;
+  // A game may say a reason its own way (a mode that fixes the seat count).
+  if (reason && ctx.game && has(`${reason}.${ctx.game}`)) return t(variant(`${reason}.${ctx.game}`, args), params);
   // A game's own problem with an option (`option_invalid`) may have its own sentence.
   const problem = reason && typeof args.problem === 'string' ? `${reason}.${args.problem}` : null;
   if (problem && has(problem)) return t(variant(problem, args), params);

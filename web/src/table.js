@@ -75,6 +75,8 @@ export function showTable(root, code, go, guest = '') {
 
   /** @type {Board | null} */
   let board = null;
+  /** Games whose `prepare` was asked for on this page. */
+  const prepared = new Set();
   let boardGame = '';
 
   const conn = new TableConn(code, () => ({ token: getToken(code), name: getName() || guest }), {
@@ -216,6 +218,11 @@ export function showTable(root, code, go, guest = '') {
     if (table.status === 'lobby' || !state.game) {
       board = null;
       renderLobby(mainEl, state, ctx, ui, { seats: seatsEl, invite: inviteEl });
+      if (ui.prepare && !prepared.has(table.game)) {
+        // The options' words may need the game's data: draw the lobby again with it.
+        prepared.add(table.game);
+        ui.prepare().then(() => state.table?.status === 'lobby' && renderMain(), () => {});
+      }
       return;
     }
     if (seatsEl.parentElement !== sideEl) sideEl.prepend(seatsEl, inviteEl);
@@ -223,7 +230,7 @@ export function showTable(root, code, go, guest = '') {
       board?.destroy?.();
       board = ui.createBoard({
         send: (mv) => dispatch({ type: 'move', mv }),
-        askLegal: () => dispatch({ type: 'ask_legal' }),
+        askLegal: (of) => dispatch(of === undefined ? { type: 'ask_legal' } : { type: 'ask_legal', of }),
         warn: (text) => toast(text),
       });
       boardGame = table.game;
@@ -246,6 +253,7 @@ export function showTable(root, code, go, guest = '') {
       legal: currentLegal(state),
       seats: seatLooks(state),
       replay: false,
+      options: state.table.settings.options,
     });
   }
 

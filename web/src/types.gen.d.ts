@@ -332,7 +332,59 @@ export type BuildingCitiesBankReason = "build" | "district" | "sea_area" | "upgr
 
 export type BuildingCitiesBlock = { x: number, y: number, };
 
+export type BuildingCitiesBonus = { target: BuildingCitiesTarget | null, range: number, value: number, percent: number, };
+
+export type BuildingCitiesBuilding = { 
+/**
+ * Stable id, lower-case ASCII with `_`.
+ */
+id: string, name: BuildingCitiesText, colour: BuildingCitiesColour | null, category: BuildingCitiesCategory, 
+/**
+ * Footprint on the ground; `None` for tokens (placed on a road or at sea).
+ */
+size: BuildingCitiesSize | null, placement: BuildingCitiesPlacement, 
+/**
+ * Price in Maya.
+ */
+cost: number, 
+/**
+ * Moves spent, all in one building phase (B1).
+ */
+moves: number, 
+/**
+ * Added to the district value of its district every turn (E2).
+ */
+value: number, 
+/**
+ * Housing units it counts for the first priority (B5).
+ */
+housing: number, bonuses: Array<BuildingCitiesBonus>, requirements: Array<BuildingCitiesRequirement>, limits: Array<BuildingCitiesLimit>, 
+/**
+ * `false` only for what the setup places (protected areas, M4).
+ */
+buildable: boolean, };
+
+export type BuildingCitiesCard = { id: string, name: BuildingCitiesText, text: BuildingCitiesText, copies: number, condition: BuildingCitiesCondition, effect: BuildingCitiesEffect, };
+
 export type BuildingCitiesCategory = "road" | "grid" | "house" | "store" | "leisure" | "industry" | "service" | "school" | "transport" | "airport" | "protected" | "standee" | "legendary" | "token";
+
+export type BuildingCitiesChallenges = { 
+/**
+ * Challenges start once this many land districts are owned.
+ */
+from_districts: number, 
+/**
+ * A challenge every this many turns.
+ */
+every_turns: number, 
+/**
+ * Face-down hand in Despicable Annihilation, Task Forces included.
+ */
+hand_max: number, 
+/**
+ * Task Force cards added for 1, 2, 3, 4 players.
+ */
+task_forces: Array<number>, };
 
 export type BuildingCitiesChooser = "owner" | "player";
 
@@ -424,6 +476,71 @@ export type BuildingCitiesDistrict = "D1" | "D2" | "D3" | "D4" | "D5" | "D6";
 
 export type BuildingCitiesDistrictPick = "roll" | "newest" | "richest";
 
+export type BuildingCitiesDistrictStep = { 
+/**
+ * Which land district this is in buying order (2-6).
+ */
+nth: number, 
+/**
+ * The bank must hold more than this.
+ */
+bank_more_than: number, 
+/**
+ * More than this many tiles (roads and buildings) built in the owned districts.
+ */
+tiles_more_than: number, price: number, };
+
+export type BuildingCitiesEconomy = { name: BuildingCitiesText, start_bank: number, moves_per_turn: number, min_spend_per_turn: number, max_inactive_turns: number, 
+/**
+ * Inactivity is allowed only while the bank is under this (B7).
+ */
+inactive_bank_below: number, max_intersections_per_district: number, 
+/**
+ * Blocks on each side of a district (M1).
+ */
+district_side: number, land_districts: number, 
+/**
+ * Most protected blocks any layout puts in one district (M4).
+ */
+protected_blocks_max: number, sea_areas: Array<BuildingCitiesSeaArea>, ships_per_sea_area: number, district_steps: Array<BuildingCitiesDistrictStep>, loan: BuildingCitiesLoan, upgrades: Array<BuildingCitiesUpgrade>, challenges: BuildingCitiesChallenges, trade: BuildingCitiesTrade, turn_track: BuildingCitiesTurnTrack, 
+/**
+ * Objectives without a limit end at this turn (W1).
+ */
+turn_cap: number, 
+/**
+ * Rounds the others play after the first completion (W2).
+ */
+final_rounds: number, 
+/**
+ * The construction priorities of B5, in rulebook order.
+ */
+priorities: Array<BuildingCitiesPriority>, 
+/**
+ * Smallest raise in a legendary auction (E7).
+ */
+auction_min_raise: number, blank_cards_per_deck: number, 
+/**
+ * Percent applied to every Maya price (100: the handbook's prices).
+ */
+price_percent: number, 
+/**
+ * Further multipliers as the city grows (empty in the standard game).
+ */
+price_steps: Array<BuildingCitiesPriceStep>, 
+/**
+ * Whether the first district starts built as in `prebuilt` (variant).
+ */
+prebuilt_first_district: boolean, 
+/**
+ * The buildings of the pre-built first district (rulebook example: 3
+ * houses, 2 Buildings, some red and yellow tiles).
+ */
+prebuilt: Array<BuildingCitiesStock>, 
+/**
+ * The bank when the first district starts built.
+ */
+prebuilt_start_bank: number, };
+
 export type BuildingCitiesEffect = { "kind": "nothing" } | { "kind": "gain_maya", amount: number, } | { "kind": "lose_maya", amount: number, } | { "kind": "lose_bank_percent", percent: number, } | { "kind": "per_building", target: BuildingCitiesTarget, amount: number, } | { "kind": "per_district_without", target: BuildingCitiesTarget, amount: number, } | { "kind": "coverage", target: BuildingCitiesTarget, pick: BuildingCitiesDistrictPick, adjacent: number, farther: number, } | { "kind": "unless_built", target: BuildingCitiesTarget, amount: number, } | { "kind": "good_market", good: string, amount: number, } | { "kind": "destroy", target: BuildingCitiesTarget, chooser: BuildingCitiesChooser, } | { "kind": "skip_building_phase", turns: number, } | { "kind": "moves_percent", percent: number, turns: number, } | { "kind": "value_percent", percent: number, turns: number, } | { "kind": "grid_failure", grid: BuildingCitiesGrid, level: number, amount: number, } | { "kind": "demand", target: BuildingCitiesTarget, impossible: number, refused: number, } | { "kind": "district_penalty", pick: BuildingCitiesDistrictPick, percent: number, } | { "kind": "trade", faces: Array<BuildingCitiesTradeFace>, } | { "kind": "legendary", building: string, } | { "kind": "task_force" } | { "kind": "blank" };
 
 export type BuildingCitiesEndReason = "objective" | "turn_limit" | "turn_cap" | "bankruptcy" | "no_placement" | "final_rounds" | "race" | "nobody_left";
@@ -436,13 +553,79 @@ export type BuildingCitiesFootprint = "1x1" | "2x1" | "2x2" | "3x1" | "3x2";
 
 export type BuildingCitiesGoal = { "kind": "build", target: BuildingCitiesTarget, count: number, } | { "kind": "bank", amount: number, } | { "kind": "grid_level", level: number, districts: number, } | { "kind": "districts", count: number, };
 
+export type BuildingCitiesGood = { id: string, die: number, name: BuildingCitiesText, };
+
 export type BuildingCitiesGrid = "power" | "water" | "both";
 
 export type BuildingCitiesGridSide = "power" | "water";
 
+export type BuildingCitiesGroupLimit = { target: BuildingCitiesTarget, scope: BuildingCitiesScope, max: number, };
+
+export type BuildingCitiesHandbook = { economy: BuildingCitiesEconomy, 
+/**
+ * Caps shared by several buildings (B4).
+ */
+group_limits: Array<BuildingCitiesGroupLimit>, buildings: Array<BuildingCitiesBuilding>, goods: Array<BuildingCitiesGood>, 
+/**
+ * The objective deck, blank cards included.
+ */
+objectives: Array<BuildingCitiesObjective>, 
+/**
+ * The event deck, blank cards included.
+ */
+events: Array<BuildingCitiesCard>, 
+/**
+ * The challenge deck, blank cards included, without the Task Forces.
+ */
+challenges: Array<BuildingCitiesCard>, 
+/**
+ * The Task Force card, added `economy.challenges.task_forces` times (E5).
+ */
+task_force: BuildingCitiesCard, };
+
+export type BuildingCitiesLimit = { scope: BuildingCitiesScope, max: number, };
+
+export type BuildingCitiesLoan = { amount: number, repay: number, within_turns: number, per_game: number, };
+
 export type BuildingCitiesMode = "solo" | "fair_play" | "despicable";
 
-export type BuildingCitiesMove = { "type": "road", block: BuildingCitiesBlock, } | { "type": "tile", building: string, rotation: BuildingCitiesRotation, origin: BuildingCitiesBlock, } | { "type": "buy_district", district: BuildingCitiesDistrict, } | { "type": "buy_sea", sea: BuildingCitiesSea, } | { "type": "truck", district: BuildingCitiesDistrict, } | { "type": "ship", sea: BuildingCitiesSea, } | { "type": "upgrade", district: BuildingCitiesDistrict, grid: BuildingCitiesGridSide, } | { "type": "repay_loan", } | { "type": "end_turn", } | { "type": "play_challenge", card: number, target: number, } | { "type": "keep_challenges", } | { "type": "use_task_force", } | { "type": "accept_challenge", } | { "type": "bid", amount: number, } | { "type": "pass_auction", } | { "type": "trade_partner", seat: number, } | { "type": "destroy_building", tile: number, } | { "type": "accept_demand", } | { "type": "refuse_demand", };
+export type BuildingCitiesMove = { "type": "road", block: BuildingCitiesBlock, } | { "type": "tile", building: string, rotation: BuildingCitiesRotation, origin: BuildingCitiesBlock, 
+/**
+ * Only in the legal-move list: what it would bring, for the board's
+ * preview. A played move never carries it: whatever a client sends
+ * here is dropped when the move is read.
+ */
+preview?: BuildingCitiesPreview, } | { "type": "buy_district", district: BuildingCitiesDistrict, } | { "type": "buy_sea", sea: BuildingCitiesSea, } | { "type": "truck", district: BuildingCitiesDistrict, } | { "type": "ship", sea: BuildingCitiesSea, } | { "type": "upgrade", district: BuildingCitiesDistrict, grid: BuildingCitiesGridSide, } | { "type": "repay_loan", } | { "type": "end_turn", } | { "type": "play_challenge", card: number, target: number, } | { "type": "keep_challenges", } | { "type": "use_task_force", } | { "type": "accept_challenge", } | { "type": "bid", amount: number, } | { "type": "pass_auction", } | { "type": "trade_partner", seat: number, } | { "type": "destroy_building", tile: number, } | { "type": "accept_demand", } | { "type": "refuse_demand", };
+
+export type BuildingCitiesMultiplier = { turn: number, factor: number, };
+
+export type BuildingCitiesNeed = { target: BuildingCitiesTarget, count: number, scope: BuildingCitiesScope, };
+
+export type BuildingCitiesObjective = { id: string, name: BuildingCitiesText, text: BuildingCitiesText, 
+/**
+ * Every goal, together. Empty on a blank card.
+ */
+goals: Array<BuildingCitiesGoal>, 
+/**
+ * Rounds allowed (W4); `None`: capped by the rules' turn cap (W1).
+ */
+turn_limit: number | null, 
+/**
+ * "Don't use more than N districts" (land districts).
+ */
+max_districts: number | null, 
+/**
+ * What the card forbids building ("may preclude one or the other").
+ */
+forbids: Array<BuildingCitiesTarget>, 
+/**
+ * "The first to X Maya wins": ends at once, no five-round rule (W2).
+ */
+race: boolean, 
+/**
+ * A blank card the room writes.
+ */
+blank: boolean, };
 
 export type BuildingCitiesOptions = { mode: BuildingCitiesMode, 
 /**
@@ -488,7 +671,9 @@ custom_events: Array<BuildingCitiesCustomCard>,
  */
 custom_challenges: Array<BuildingCitiesCustomCard>, };
 
-export type BuildingCitiesPhase = { "kind": "building" } | { "kind": "forced_purchase", seat: number, } | { "kind": "play_challenge", seat: number, } | { "kind": "task_force_prompt", by: number, target: number, } | { "kind": "auction", building: string, drawer: number, high_bid: number, high_bidder: number, } | { "kind": "trade_partner", seat: number, partners: Array<number>, } | { "kind": "choose_destroyed", seat: number, target: number, tiles: Array<number>, } | { "kind": "demand", seat: number, target: BuildingCitiesTarget, refused: number, } | { "kind": "over" };
+export type BuildingCitiesPhase = { "kind": "building" } | { "kind": "forced_purchase", seat: number, } | { "kind": "play_challenge", seat: number, } | { "kind": "task_force_prompt", by: number, target: number, card: string, } | { "kind": "auction", building: string, drawer: number, high_bid: number, high_bidder: number, } | { "kind": "trade_partner", seat: number, partners: Array<number>, } | { "kind": "choose_destroyed", seat: number, target: number, tiles: Array<number>, } | { "kind": "demand", seat: number, target: BuildingCitiesTarget, refused: number, } | { "kind": "over" };
+
+export type BuildingCitiesPlacement = "ground" | "road" | "sea";
 
 export type BuildingCitiesPlayerView = { city: BuildingCitiesCity, bank: number, status: BuildingCitiesStatus, 
 /**
@@ -512,9 +697,31 @@ legendary_offer: string | null,
  */
 district_value: number, frozen_round: number | null, };
 
+export type BuildingCitiesPreview = { 
+/**
+ * The Maya it costs (the room's price variant applied; 0 for a legendary
+ * building won at auction).
+ */
+cost: number, 
+/**
+ * The moves it takes (B1).
+ */
+moves: number, 
+/**
+ * How much the seat's total district value (E2: what the end of turn
+ * collects, before a card's percentage and the turn-track multiplier)
+ * changes once it stands there: its own value, its bonuses and maluses in
+ * the cross and those of its neighbours, a grid's level, a metro's pair.
+ */
+value: number, };
+
 export type BuildingCitiesPriceStep = { from_districts: number, percent: number, };
 
+export type BuildingCitiesPriority = { trigger: BuildingCitiesTrigger, needs: Array<BuildingCitiesNeed>, };
+
 export type BuildingCitiesRefusal = { "code": "off_map", block: BuildingCitiesBlock, } | { "code": "straddles_border", origin: BuildingCitiesBlock, } | { "code": "district_not_owned", district: BuildingCitiesDistrict, } | { "code": "protected", block: BuildingCitiesBlock, } | { "code": "occupied", block: BuildingCitiesBlock, } | { "code": "junction_reserved", block: BuildingCitiesBlock, } | { "code": "first_road_at_junction", junction: BuildingCitiesBlock, } | { "code": "road_not_connected", block: BuildingCitiesBlock, } | { "code": "roads_side_by_side", corner: BuildingCitiesBlock, } | { "code": "roads_touch_at_corner", block: BuildingCitiesBlock, other: BuildingCitiesBlock, } | { "code": "too_many_intersections", district: BuildingCitiesDistrict, limit: number, } | { "code": "road_is_one_block" } | { "code": "grids_first", district: BuildingCitiesDistrict, } | { "code": "grid_already_built", district: BuildingCitiesDistrict, } | { "code": "no_road_contact", district: BuildingCitiesDistrict, } | { "code": "not_chained", district: BuildingCitiesDistrict, } | { "code": "district_owned", district: BuildingCitiesDistrict, } | { "code": "district_not_adjacent", district: BuildingCitiesDistrict, } | { "code": "sea_owned", sea: BuildingCitiesSea, } | { "code": "sea_not_adjacent", sea: BuildingCitiesSea, } | { "code": "sea_not_owned", sea: BuildingCitiesSea, } | { "code": "sea_full", sea: BuildingCitiesSea, limit: number, } | { "code": "no_road_for_truck", district: BuildingCitiesDistrict, } | { "code": "trucks_full", district: BuildingCitiesDistrict, limit: number, } | { "code": "nothing_to_remove" } | { "code": "unknown_tile", id: number, };
+
+export type BuildingCitiesRequirement = { "kind": "count", target: BuildingCitiesTarget, min: number, scope: BuildingCitiesScope, } | { "kind": "districts", min: number, } | { "kind": "owns_district", district: number, } | { "kind": "sea_areas", min: number, } | { "kind": "grid_level", min: number, };
 
 export type BuildingCitiesRotation = "R0" | "R90";
 
@@ -522,15 +729,33 @@ export type BuildingCitiesRoute = "industries" | "trucks" | "planes" | "trains" 
 
 export type BuildingCitiesRule = { "code": "wrong_phase" } | { "code": "map", "args": { refusal: BuildingCitiesRefusal, } } | { "code": "unknown_building", "args": { building: string, } } | { "code": "not_buildable", "args": { building: string, } } | { "code": "square_rotation" } | { "code": "not_enough_moves", "args": { needed: number, left: number, } } | { "code": "not_enough_maya", "args": { needed: number, bank: number, } } | { "code": "limit", "args": { building: string, max: number, } } | { "code": "requirement", "args": { building: string, } } | { "code": "priority", "args": { building: string, } } | { "code": "forbidden", "args": { building: string, } } | { "code": "not_offered", "args": { building: string, } } | { "code": "metro_pairing" } | { "code": "district_conditions", "args": { bank_more_than: number, tiles_more_than: number, } } | { "code": "no_more_districts" } | { "code": "no_upgrade" } | { "code": "cannot_repay" } | { "code": "must_spend", "args": { spent: number, min: number, } } | { "code": "must_build" } | { "code": "no_such_card" } | { "code": "no_such_target" } | { "code": "hand_full" } | { "code": "bad_bid", "args": { min: number, } };
 
+export type BuildingCitiesScope = "district" | "city";
+
 export type BuildingCitiesSea = "S1" | "S2" | "S3" | "S4" | "S5" | "S6" | "S7";
+
+export type BuildingCitiesSeaArea = { id: string, next_to: number, };
+
+export type BuildingCitiesSize = "1x1" | "2x1" | "2x2" | "3x1" | "3x2";
 
 export type BuildingCitiesStatus = "playing" | "frozen" | "won" | "lost" | "bankrupt";
 
+export type BuildingCitiesStock = { building: string, count: number, };
+
 export type BuildingCitiesTarget = { "building": string } | { "colour": BuildingCitiesColour } | { "category": BuildingCitiesCategory };
+
+export type BuildingCitiesText = { en: string, fr: string, };
 
 export type BuildingCitiesTile = { id: number, footprint: BuildingCitiesFootprint, rotation: BuildingCitiesRotation, origin: BuildingCitiesBlock, } & ({ "kind": "road" } | { "kind": "power_grid" } | { "kind": "water_grid" } | { "kind": "building", "building": string });
 
+export type BuildingCitiesTrade = { goods_drawn: number, per_good: number, partner_percent: number, };
+
 export type BuildingCitiesTradeFace = { die: number, route: BuildingCitiesRoute, per_unit: number, };
+
+export type BuildingCitiesTrigger = { "kind": "housing", units: number, } | { "kind": "district_grids", nth: number, } | { "kind": "before_district", nth: number, };
+
+export type BuildingCitiesTurnTrack = { length: number, multipliers: Array<BuildingCitiesMultiplier>, };
+
+export type BuildingCitiesUpgrade = { level: number, cost: number, moves: number, success_from: number, value: number, };
 
 export type BuildingCitiesVariant = { 
 /**
@@ -568,7 +793,7 @@ export type ClientMsg = { "type": "hello", token?: string, code?: string, name: 
 /**
  * Echoed in the acknowledgement or error.
  */
-id: number, version: number, mv: unknown, } | { "type": "legal_moves" } | { "type": "resync" } | { "type": "chat", text: string, } | { "type": "play_again" } | { "type": "back_to_lobby" };
+id: number, version: number, mv: unknown, } | { "type": "legal_moves", of?: string, } | { "type": "resync" } | { "type": "chat", text: string, } | { "type": "play_again" } | { "type": "back_to_lobby" };
 
 export type CodeInfo = { game: string, status: TableStatus, 
 /**
@@ -598,7 +823,7 @@ reason?: ErrorReason,
  */
 max_bytes?: number, 
 /**
- * `bad_chat`, `bad_name`: the longest text, in characters.
+ * `bad_chat`, `bad_name`, `bad_legal_moves_of`: the longest text, in characters.
  */
 max_chars?: number, 
 /**
@@ -629,7 +854,7 @@ item?: number,
  */
 problem?: string, };
 
-export type ErrorCode = "bad_message" | "frame_too_large" | "rate_limited" | "hello_first" | "no_such_table" | "bad_token" | "not_host" | "seat_taken" | "not_seated" | "no_spectators" | "wrong_status" | "bad_settings" | "stale_version" | "not_your_turn" | "illegal_move" | "bad_move" | "bad_chat" | "try_again" | "bad_name" | "no_such_seat" | "spectator";
+export type ErrorCode = "bad_message" | "frame_too_large" | "rate_limited" | "hello_first" | "no_such_table" | "bad_token" | "not_host" | "seat_taken" | "not_seated" | "no_spectators" | "wrong_status" | "bad_settings" | "stale_version" | "not_your_turn" | "illegal_move" | "bad_move" | "bad_chat" | "try_again" | "bad_name" | "bad_legal_moves_of" | "no_such_seat" | "spectator";
 
 export type ErrorReason = "unknown_game" | "seats" | "first_seat" | "option_range" | "option_invalid" | "not_options" | "turn_seconds" | "seats_occupied" | "empty_seats";
 
@@ -916,7 +1141,7 @@ patch: unknown[],
 /**
  * Absent when whose decision it is (and its timer) did not change.
  */
-awaiting?: AwaitingInfo, outcome?: Outcome, } | { "type": "move_ok", id: number, version: number, } | { "type": "legal_moves", version: number, moves: unknown[], } | { "type": "chat", line: ChatLine, } | { "type": "error", code: ErrorCode, id?: number, 
+awaiting?: AwaitingInfo, outcome?: Outcome, } | { "type": "move_ok", id: number, version: number, } | { "type": "legal_moves", version: number, of?: string, moves: unknown[], } | { "type": "chat", line: ChatLine, } | { "type": "error", code: ErrorCode, id?: number, 
 /**
  * The game's own code when `code` is `illegal_move` (`not_adjacent`, ...).
  */

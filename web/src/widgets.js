@@ -66,63 +66,83 @@ export function optionsEditor(gameId, options, onChange, disabled = false) {
           label: has(`opt.${gameId}.${key}`) ? t(`opt.${gameId}.${key}`) : key.replace(/_/g, ' '),
         }));
   if (fields.length === 0) return h('p', { class: 'muted small' }, t('home.no_variants'));
+  /** @param {import('./games/index.js').OptionField} f */
+  const read = (f) => (f.get ? f.get(value) : value[f.key]);
+  /**
+   * @param {import('./games/index.js').OptionField} f
+   * @param {any} v
+   */
+  const write = (f, v) => {
+    if (f.set) f.set(value, v);
+    else value[f.key] = v;
+    onChange(structuredClone(value));
+  };
+  /**
+   * @param {import('./games/index.js').OptionField} f
+   * @param {HTMLElement} field
+   */
+  const withHint = (f, field) => (f.hint ? h('div', { class: 'option' }, field, h('small', { class: 'muted option-hint', 'data-hint': f.key }, f.hint)) : field);
   return h(
     'div',
     { class: 'options' },
     fields.map((f) => {
       if (f.kind === 'bool') {
-        return h(
-          'label',
-          { class: 'check' },
-          h('input', {
-            type: 'checkbox',
-            'data-option': f.key,
-            checked: Boolean(value[f.key]),
-            disabled,
-            onchange: (/** @type {Event} */ e) => {
-              value[f.key] = /** @type {HTMLInputElement} */ (e.target).checked;
-              onChange(structuredClone(value));
-            },
-          }),
-          f.label,
-        );
-      }
-      if (f.kind === 'choice') {
-        return h(
-          'label',
-          { class: 'field' },
-          h('span', null, f.label),
+        return withHint(
+          f,
           h(
-            'select',
-            {
+            'label',
+            { class: 'check' },
+            h('input', {
+              type: 'checkbox',
               'data-option': f.key,
+              checked: Boolean(read(f)),
               disabled,
-              onchange: (/** @type {Event} */ e) => {
-                value[f.key] = /** @type {HTMLSelectElement} */ (e.target).value;
-                onChange(structuredClone(value));
-              },
-            },
-            (f.choices ?? []).map((c) => h('option', { value: c.value, selected: c.value === value[f.key] }, c.label)),
+              onchange: (/** @type {Event} */ e) => write(f, /** @type {HTMLInputElement} */ (e.target).checked),
+            }),
+            f.label,
           ),
         );
       }
-      return h(
-        'label',
-        { class: 'field' },
-        h('span', null, f.label),
-        h('input', {
-          type: 'number',
-          'data-option': f.key,
-          value: value[f.key],
-          min: f.min,
-          max: f.max,
-          step: f.step,
-          disabled,
-          onchange: (/** @type {Event} */ e) => {
-            value[f.key] = Number(/** @type {HTMLInputElement} */ (e.target).value);
-            onChange(structuredClone(value));
-          },
-        }),
+      if (f.kind === 'choice') {
+        const current = String(read(f) ?? '');
+        return withHint(
+          f,
+          h(
+            'label',
+            { class: 'field' },
+            h('span', null, f.label),
+            h(
+              'select',
+              {
+                'data-option': f.key,
+                disabled,
+                onchange: (/** @type {Event} */ e) => write(f, /** @type {HTMLSelectElement} */ (e.target).value),
+              },
+              (f.choices ?? []).map((c) => h('option', { value: c.value, selected: c.value === current }, c.label)),
+            ),
+          ),
+        );
+      }
+      return withHint(
+        f,
+        h(
+          'label',
+          { class: 'field' },
+          h('span', null, f.label),
+          h('input', {
+            type: 'number',
+            'data-option': f.key,
+            value: read(f) ?? '',
+            min: f.min,
+            max: f.max,
+            step: f.step,
+            disabled,
+            onchange: (/** @type {Event} */ e) => {
+              const raw = /** @type {HTMLInputElement} */ (e.target).value;
+              write(f, f.get && raw === '' ? '' : Number(raw));
+            },
+          }),
+        ),
       );
     }),
   );

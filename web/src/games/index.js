@@ -4,6 +4,7 @@
 import { ticTacToe } from './tictactoe.js';
 import { myCity } from './mycity.js';
 import { bigCityz } from './bigcityz.js';
+import { buildingCities } from './buildingcities.js';
 
 /**
  * @typedef {import('../wire').AwaitingInfo} AwaitingInfo
@@ -20,13 +21,16 @@ import { bigCityz } from './bigcityz.js';
  * @property {AwaitingInfo} awaiting
  * @property {Outcome | undefined} outcome
  * @property {number | undefined} mySeat the viewer's seat, none for spectators
- * @property {{version: number, moves: any[]} | null} legal legal moves at `version` when it is my decision
+ * @property {{version: number, moves: any[], of?: string | null} | null} legal legal moves at `version` when
+ *   it is my decision: all of them, or the part `of` names when the board asked for one
  * @property {SeatLook[]} seats
  * @property {boolean} replay true when showing a past position (no interaction)
+ * @property {any} [options] the table's game options (a game whose prices depend on them)
  *
  * @typedef {object} BoardCtx
  * @property {(mv: unknown) => void} send plays a move
- * @property {() => void} askLegal asks the server for my legal moves
+ * @property {(of?: string) => void} askLegal asks the server for my legal moves, or only the part a
+ *   game names (`of`, Building Cities: `other` or a building's tiles)
  * @property {(text: string) => void} warn shows a message to the player
  *
  * @typedef {object} Board
@@ -42,6 +46,9 @@ import { bigCityz } from './bigcityz.js';
  * @property {number} [min] a number's range and step, as the rules accept it
  * @property {number} [max]
  * @property {number} [step]
+ * @property {(options: any) => any} [get] the value shown, when it is not `options[key]`
+ * @property {(options: any, value: any) => void} [set] stores a value typed, when not at `options[key]`
+ * @property {string} [hint] a line under the field
  *
  * @typedef {object} GameUI
  * @property {string} id
@@ -51,13 +58,17 @@ import { bigCityz } from './bigcityz.js';
  * @property {(event: any, seats: SeatLook[]) => string | null} describeEvent
  * @property {(mv: any, seat: number, seats: SeatLook[]) => string} describeMove
  * @property {(options: any) => OptionField[]} [optionFields]
+ * @property {() => Promise<unknown>} [prepare] fetches what the option fields need (the lobby waits for it)
  * @property {(view: any) => number[] | null} [scores] running scores by seat, if the view has them
+ * @property {(score: number) => string} [scoreText] a score in words ("12 points" otherwise)
+ * @property {(options: any) => {min: number, max: number}} [seats] the seat counts these options allow,
+ *   when they narrow the game's range (a solo mode)
  * @property {(view: any, mine: boolean, seats: SeatLook[]) => string | null} [banner] what the
  *   table waits for, when "your turn" / "Ana's turn" would not say it (an objection window)
  */
 
 /** @type {Record<string, GameUI>} */
-const GAMES = { [ticTacToe.id]: ticTacToe, [myCity.id]: myCity, [bigCityz.id]: bigCityz };
+const GAMES = { [ticTacToe.id]: ticTacToe, [myCity.id]: myCity, [bigCityz.id]: bigCityz, [buildingCities.id]: buildingCities };
 
 /** @param {GameUI} game */
 export function registerGame(game) {

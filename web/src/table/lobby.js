@@ -5,6 +5,7 @@ import { h, mount } from '../dom.js';
 import { t, labelled } from '../i18n.js';
 import { gameUI } from '../games/index.js';
 import { optionsEditor, timerChoices } from '../widgets.js';
+import { seatRange } from '../home.js';
 import { mySeat, isHost } from './state.js';
 
 /**
@@ -68,8 +69,9 @@ function settingsEditor(state, ctx, tbl) {
     ctx.dispatch({ type: 'draft', settings: next });
   };
   const info = state.info;
+  const range = info ? seatRange(info, draft.options) : { min: tbl.settings.seats, max: tbl.settings.seats };
   const seatChoices = [];
-  for (let n = info?.min_seats ?? tbl.settings.seats; n <= (info?.max_seats ?? tbl.settings.seats); n++) seatChoices.push(n);
+  for (let n = range.min; n <= range.max; n++) seatChoices.push(n);
   return h(
     'details',
     {
@@ -89,7 +91,21 @@ function settingsEditor(state, ctx, tbl) {
         seatChoices.map((n) => h('option', { value: n, selected: n === draft.seats }, String(n))),
       ),
     ),
-    h('fieldset', { class: 'variants' }, h('legend', null, t('home.variants')), optionsEditor(tbl.game, structuredClone(draft.options), (o) => edit((d) => (d.options = o)))),
+    h(
+      'fieldset',
+      { class: 'variants' },
+      h('legend', null, t('home.variants')),
+      optionsEditor(tbl.game, structuredClone(draft.options), (o) =>
+        edit((d) => {
+          d.options = o;
+          // Options may narrow the seat count (a solo mode): keep the two coherent.
+          if (info) {
+            const r = seatRange(info, o);
+            d.seats = Math.max(r.min, Math.min(r.max, d.seats));
+          }
+        }),
+      ),
+    ),
     h(
       'label',
       { class: 'field' },
@@ -118,8 +134,15 @@ function settingsEditor(state, ctx, tbl) {
 function settingsSummary(tbl) {
   const ui = gameUI(tbl.game);
   const fields = ui?.optionFields?.(tbl.settings.options) ?? [];
-  const on = fields.filter((f) => f.kind === 'bool' && tbl.settings.options?.[f.key]).map((f) => f.label);
-  for (const f of fields) if (f.kind === 'number' && typeof tbl.settings.options?.[f.key] === 'number') on.push(`${labelled(f.label)}${tbl.settings.options[f.key]}`);
+  const options = tbl.settings.options ?? {};
+  /** @param {import('../games/index.js').OptionField} f */
+  const read = (f) => (f.get ? f.get(options) : options[f.key]);
+  const on = fields.filter((f) => f.kind === 'bool' && read(f)).map((f) => f.label);
+  for (const f of fields) {
+    const v = read(f);
+    if (f.kind === 'number' && typeof v === 'number') on.push(`${labelled(f.label)}${v}`);
+    if (f.kind === 'choice') on.push(`${labelled(f.label)}${f.choices?.find((c) => c.value === String(v ?? ''))?.label ?? v}`);
+  }
   const timer = timerChoices().find((c) => c.value === (tbl.settings.turn_seconds ?? 0))?.label ?? `${tbl.settings.turn_seconds} s`;
   return h(
     'ul',

@@ -130,6 +130,7 @@ function create(ctx, ui, first) {
         legal: null,
         seats: looks,
         replay: true,
+        options: record.options,
       });
     },
     close() {

@@ -5,6 +5,7 @@ import { h, mount } from '../dom.js';
 import { t, joinNames } from '../i18n.js';
 import { isHost } from './state.js';
 import { seatLooks } from './names.js';
+import { gameUI } from '../games/index.js';
 
 /**
  * @typedef {import('./state.js').TableState} TableState
@@ -28,6 +29,7 @@ export function renderResult(slot, state, ctx) {
   const winners = outcome.winners.map((w) => looks[w]?.name ?? '?');
   const ranking = outcome.scores.map((score, seat) => ({ seat, score })).sort((a, b) => b.score - a.score);
   const host = isHost(state);
+  const ui = state.table ? gameUI(state.table.game) : undefined;
   /** @param {import('../wire').ClientMsg} msg */
   const send = (msg) => ctx.dispatch({ type: 'send', msg });
   mount(
@@ -46,7 +48,7 @@ export function renderResult(slot, state, ctx) {
             { style: { '--seat': looks[r.seat]?.color ?? '#888' }, class: { winner: outcome.winners.includes(r.seat) } },
             h('span', { class: 'swatch' }),
             h('span', { class: 'name' }, looks[r.seat]?.name ?? '?'),
-            h('span', { class: 'score' }, t('table.points', { n: r.score })),
+            h('span', { class: 'score' }, ui?.scoreText ? ui.scoreText(r.score) : t('table.points', { n: r.score })),
           ),
         ),
       ),

@@ -74,7 +74,7 @@ export function renderSeats(el, state, ctx) {
             o.kind === 'human' && !o.connected ? goneBadge(o.gone_ms) : null,
           ),
           !empty ? h('span', { class: { presence: true, online }, title: online ? t('table.online') : t('table.offline'), 'aria-label': online ? t('table.online') : t('table.offline') }) : null,
-          scores && scores[s.seat] !== undefined ? h('span', { class: 'score', 'data-score': scores[s.seat] }, t('table.points', { n: scores[s.seat] })) : null,
+          scores && scores[s.seat] !== undefined ? h('span', { class: 'score', 'data-score': scores[s.seat] }, ui?.scoreText ? ui.scoreText(scores[s.seat]) : t('table.points', { n: scores[s.seat] })) : null,
           actions.length ? h('span', { class: 'seat-actions' }, actions) : null,
         );
       }),

@@ -51,8 +51,9 @@ import { withEvents } from '../gamelog.js';
  * @property {TableInfo | null} table
  * @property {GameState | null} game
  * @property {boolean} resyncing a resync was asked and its snapshot has not come yet
- * @property {{version: number, moves: any[]} | null} legal my legal moves, at `version`
- * @property {number} legalAskedAt the version legal moves were last asked for
+ * @property {{version: number, moves: any[], of?: string | null} | null} legal my legal moves at `version`
+ *   (the last answer: all of them, or the part its `of` names)
+ * @property {{version: number, parts: string[]}} legalAsked the parts asked for at `version` (`''`: all)
  * @property {number} movedAtVersion the version the last move was sent on (-1 once refused)
  * @property {number} nextMoveId
  * @property {Record<number, unknown>} pending moves sent and not answered yet, by id
@@ -75,7 +76,7 @@ import { withEvents } from '../gamelog.js';
  *   | {type: 'code_info', spectator: boolean}
  *   | {type: 'bad_link'}
  *   | {type: 'move', mv: unknown}
- *   | {type: 'ask_legal'}
+ *   | {type: 'ask_legal', of?: string}
  *   | {type: 'send', msg: ClientMsg}
  *   | {type: 'draft', settings: TableSettings}
  *   | {type: 'settings_open', open: boolean}
@@ -105,7 +106,7 @@ export function initialState(code, log = { game: -1, lines: [] }) {
     game: null,
     resyncing: false,
     legal: null,
-    legalAskedAt: -1,
+    legalAsked: { version: -1, parts: [] },
     movedAtVersion: -1,
     nextMoveId: 1,
     pending: {},
@@ -163,11 +164,16 @@ export function reduce(state, action, env = {}) {
       s.effects.push({ type: 'send', msg: { type: 'move', id, version: game.version, mv: action.mv } });
       return s;
     }
-    case 'ask_legal':
-      if (!s.game || s.legalAskedAt === s.game.version) return s;
-      s.legalAskedAt = s.game.version;
-      s.effects.push({ type: 'send', msg: { type: 'legal_moves' } });
+    case 'ask_legal': {
+      // Each part once per version (a board may need several parts at once).
+      if (!s.game) return s;
+      const part = action.of ?? '';
+      const asked = s.legalAsked.version === s.game.version ? s.legalAsked.parts : [];
+      if (asked.includes(part)) return s;
+      s.legalAsked = { version: s.game.version, parts: [...asked, part] };
+      s.effects.push({ type: 'send', msg: action.of === undefined ? { type: 'legal_moves' } : { type: 'legal_moves', of: action.of } });
       return s;
+    }
     case 'send':
       s.effects.push({ type: 'send', msg: action.msg });
       return s;
@@ -219,7 +225,7 @@ function receive(s, msg, at, env) {
     case 'snapshot': {
       const g = msg.game;
       s.resyncing = false;
-      s.legalAskedAt = -1;
+      s.legalAsked = { version: -1, parts: [] };
       s.movedAtVersion = -1;
       s.game = { number: g.number ?? 0, version: g.version, view: g.view, awaiting: g.awaiting, outcome: g.outcome, awaitingAt: at };
       return gameChanged(s, g.recent_events ?? [], env);
@@ -251,7 +257,7 @@ function receive(s, msg, at, env) {
       return s;
     }
     case 'legal_moves':
-      s.legal = { version: msg.version, moves: msg.moves };
+      s.legal = msg.of === undefined ? { version: msg.version, moves: msg.moves } : { version: msg.version, moves: msg.moves, of: msg.of };
       return s;
     case 'chat': {
       const line = msg.line;

@@ -219,6 +219,22 @@ test('legal moves: asked once per version, and only those of the current version
   assert.deepEqual(sent(s), [{ type: 'legal_moves' }]);
 });
 
+test('legal moves in parts: each part once per version, the answer keeps its part', () => {
+  let s = run([welcome, snapshot(2, { n: 0 })]);
+  s = run([{ type: 'ask_legal', of: 'other' }], s);
+  assert.deepEqual(sent(s), [{ type: 'legal_moves', of: 'other' }]);
+  s = run([{ type: 'ask_legal', of: 'house' }], s);
+  assert.deepEqual(sent(s), [{ type: 'legal_moves', of: 'house' }], 'another part of the same version');
+  s = run([{ type: 'ask_legal', of: 'other' }], s);
+  assert.deepEqual(sent(s), [], 'asked already');
+  s = run([{ type: 'ask_legal' }], s);
+  assert.deepEqual(sent(s), [{ type: 'legal_moves' }], 'the full list is a part of its own');
+  s = run([{ type: 'legal_moves', version: 2, of: 'house', moves: [{ cell: 1 }] }], s);
+  assert.deepEqual(currentLegal(s), { version: 2, of: 'house', moves: [{ cell: 1 }] });
+  s = run([update(3, []), { type: 'ask_legal', of: 'other' }], s);
+  assert.deepEqual(sent(s), [{ type: 'legal_moves', of: 'other' }], 'asked again at the next version');
+});
+
 test('chat: lines in order, each kept once across reconnections, at most MAX_CHAT', () => {
   const line = (/** @type {number} */ i) => /** @type {ServerMsg} */ ({ type: 'chat', line: { name: 'Ana', seat: 0, text: `hi ${i}`, at_ms: i } });
   let s = run([welcome, line(1), line(2)]);

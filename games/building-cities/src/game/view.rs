@@ -19,9 +19,10 @@ impl BuildingCities {
             Stage::Building => Phase::Building,
             Stage::Forced(seat) => Phase::ForcedPurchase { seat: *seat },
             Stage::Play(seat) => Phase::PlayChallenge { seat: *seat },
-            Stage::Prompt { by, target, .. } => Phase::TaskForcePrompt {
+            Stage::Prompt { by, target, card } => Phase::TaskForcePrompt {
                 by: *by,
                 target: *target,
+                card: self.chal_id(*card),
             },
             Stage::Auction(a) => {
                 let (high_bidder, high_bid) = a.high.unwrap_or((a.drawer, 0));

@@ -54,6 +54,7 @@ fn tile(building: &str, x: u8, y: u8) -> Move {
         building: building.to_string(),
         rotation: Rotation::R0,
         origin: Block::new(x, y),
+        preview: None,
     }
 }
 
@@ -700,7 +701,15 @@ fn ruling_e5_despicable_hand_is_hidden_and_played_on_an_opponent() {
     g.test_stack_event("ev_calm");
     g.timeout();
     ok(&mut g, 0, Move::PlayChallenge { card: 0, target: 1 });
-    assert_eq!(view(&g).phase, Phase::TaskForcePrompt { by: 0, target: 1 });
+    // The played card is face up in the prompt, as in its public event.
+    assert_eq!(
+        view(&g).phase,
+        Phase::TaskForcePrompt {
+            by: 0,
+            target: 1,
+            card: "ch_bridge_collapse".into()
+        }
+    );
     assert!(g.awaiting().window_ms.is_some());
     let events = ok(&mut g, 1, Move::UseTaskForce {});
     assert!(!events.iter().any(|e| matches!(
