@@ -276,6 +276,15 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
     /// Every move `seat` may make now (empty when its decision is not awaited).
     fn legal_moves(&self, seat: Seat) -> Vec<Self::Move>;
 
+    /// The part of [`Game::legal_moves`] that `of` names, for a board that shows
+    /// one piece's places at a time (what `of` may name is the game's own: a
+    /// building id, ...). Every move listed here is in `legal_moves`. A game
+    /// without such parts ignores `of` and lists every legal move.
+    fn legal_moves_of(&self, seat: Seat, of: &str) -> Vec<Self::Move> {
+        let _ = of;
+        self.legal_moves(seat)
+    }
+
     /// Applies a move of `seat`. On error the state is unchanged.
     fn apply(
         &mut self,
@@ -423,4 +432,99 @@ pub fn play_out<G: Game>(
         log.push(entry);
     }
     Ok((game, log))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Two seats take turns taking 1 or 2 from a pile of 5; whoever empties it wins.
+    #[derive(Clone, Debug)]
+    struct Pile {
+        left: u8,
+        turn: Seat,
+    }
+
+    impl Game for Pile {
+        const ID: &'static str = "pile";
+        const NAME: &'static str = "Pile";
+        const SEATS: std::ops::RangeInclusive<u8> = 2..=2;
+        type Options = ();
+        type Move = u8;
+        type View = u8;
+        type Event = u8;
+        type Rule = EngineRule;
+        type Private = NothingPrivate;
+
+        fn new(_: &Setup<()>) -> Result<Self, SetupError> {
+            Ok(Pile { left: 5, turn: 0 })
+        }
+
+        fn awaiting(&self) -> Awaiting {
+            let mut a = Awaiting::nobody(u64::from(5 - self.left));
+            if self.left > 0 {
+                a.seats = vec![self.turn];
+            }
+            a
+        }
+
+        fn legal_moves(&self, seat: Seat) -> Vec<u8> {
+            if !self.awaiting().includes(seat) {
+                return Vec::new();
+            }
+            (1..=self.left.min(2)).collect()
+        }
+
+        fn apply(&mut self, seat: Seat, mv: &u8) -> Result<Vec<u8>, Illegal<EngineRule>> {
+            if !self.legal_moves(seat).contains(mv) {
+                return Err(Illegal::not_your_turn());
+            }
+            self.left -= mv;
+            self.turn = 1 - self.turn;
+            Ok(vec![*mv])
+        }
+
+        fn timeout(&mut self) -> Vec<u8> {
+            let seat = self.turn;
+            self.apply(seat, &1).unwrap_or_default()
+        }
+
+        fn view(&self, _: Viewer) -> u8 {
+            self.left
+        }
+
+        fn private_view(&self, _: Seat) -> NothingPrivate {
+            NothingPrivate {}
+        }
+
+        fn outcome(&self) -> Option<Outcome> {
+            (self.left == 0).then(|| Outcome {
+                scores: vec![0, 0],
+                winners: vec![1 - self.turn],
+            })
+        }
+
+        fn bot_move(&self, seat: Seat, _: BotLevel, _: &mut GameRng) -> Option<u8> {
+            self.legal_moves(seat).last().copied()
+        }
+    }
+
+    #[test]
+    fn a_game_without_parts_lists_every_legal_move_whatever_is_asked() {
+        let setup = Setup {
+            seats: 2,
+            seed: 0,
+            options: (),
+            first_seat: None,
+        };
+        let (game, log) = play_out::<Pile>(&setup, &[BotLevel::Greedy; 2], 0, 1).expect("plays");
+        assert_eq!(log.len(), 1);
+        for seat in 0..2 {
+            for of in ["", "anything", "other"] {
+                assert_eq!(game.legal_moves_of(seat, of), game.legal_moves(seat));
+            }
+        }
+        assert_eq!(game.legal_moves_of(1, "x"), vec![1, 2]);
+        assert_eq!(game.legal_moves_of(0, "x"), Vec::<u8>::new());
+    }
 }

@@ -312,7 +312,8 @@ impl Room {
         }
         let v = conn.version;
         self.conns[c].asked = Some((v, Instant::now()));
-        self.send(c, client_json(&ClientMsg::LegalMoves)).await;
+        self.send(c, client_json(&ClientMsg::LegalMoves { of: None }))
+            .await;
     }
 
     /// The connection that may move now, and the earliest time it can (its legal

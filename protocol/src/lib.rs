@@ -23,6 +23,8 @@ pub const MAX_FRAME_BYTES: usize = 64 * 1024;
 pub const MAX_CHAT_CHARS: usize = 500;
 /// Longest display name, in characters.
 pub const MAX_NAME_CHARS: usize = 24;
+/// Longest `of` of a `legal_moves` request, in characters.
+pub const MAX_LEGAL_MOVES_OF_CHARS: usize = 64;
 
 /// A message from a browser to the server. Decode one with [`ClientMsg::decode`]
 /// (which `Deserialize` calls): a move's payload stays the JSON text it came as.
@@ -77,8 +79,15 @@ pub enum ClientMsg {
         #[ts(type = "unknown")]
         mv: RawJson,
     },
-    /// Ask for every legal move of one's seat now (to highlight placements).
-    LegalMoves,
+    /// Ask for the legal moves of one's seat now (to highlight placements): all
+    /// of them, or the part `of` names (a game's own key, such as a building id:
+    /// [`engine::Game::legal_moves_of`]; a game without parts ignores it). `of`
+    /// is at most [`MAX_LEGAL_MOVES_OF_CHARS`] characters.
+    LegalMoves {
+        #[ts(optional)]
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        of: Option<String>,
+    },
     /// Ask for a full snapshot (after missed updates).
     Resync,
     /// Say something to the table.
@@ -126,7 +135,6 @@ impl ClientMsg {
             msg,
             ClientMsg::LeaveSeat
                 | ClientMsg::Start
-                | ClientMsg::LegalMoves
                 | ClientMsg::Resync
                 | ClientMsg::PlayAgain
                 | ClientMsg::BackToLobby
@@ -267,9 +275,13 @@ pub enum ServerMsg {
         id: u64,
         version: u64,
     },
-    /// The legal moves of the recipient's seat at `version`.
+    /// The legal moves of the recipient's seat at `version`: all of them, or the
+    /// part the request's `of` named (echoed).
     LegalMoves {
         version: u64,
+        #[ts(optional)]
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        of: Option<String>,
         #[ts(type = "unknown[]")]
         moves: Vec<Value>,
     },
@@ -340,6 +352,8 @@ pub enum ErrorCode {
     TryAgain,
     /// The display name is empty or too long.
     BadName,
+    /// The `of` of a `legal_moves` request is longer than `max_chars`.
+    BadLegalMovesOf,
     /// There is no seat with that number at this table.
     NoSuchSeat,
     /// The request is not allowed for a spectator (or a visitor without a seat).
@@ -358,7 +372,7 @@ pub struct ErrorArgs {
     #[ts(optional)]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_bytes: Option<u32>,
-    /// `bad_chat`, `bad_name`: the longest text, in characters.
+    /// `bad_chat`, `bad_name`, `bad_legal_moves_of`: the longest text, in characters.
     #[ts(optional)]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_chars: Option<u32>,
@@ -621,6 +635,7 @@ mod tests {
             json!({"type": "start"}),
             json!({"type": "move", "id": 7, "version": 3, "mv": {"cell": 4}}),
             json!({"type": "legal_moves"}),
+            json!({"type": "legal_moves", "of": "house"}),
             json!({"type": "resync"}),
             json!({"type": "chat", "text": "gg"}),
             json!({"type": "play_again"}),
@@ -635,6 +650,8 @@ mod tests {
             json!({"type": "move", "id": 1, "mv": {}}),
             json!({"type": "move", "id": 1, "version": 2, "mv": {}, "x": 1}),
             json!({"type": "start", "x": 1}),
+            json!({"type": "legal_moves", "x": 1}),
+            json!({"type": "legal_moves", "of": 3}),
             json!({"id": 1, "version": 2, "mv": {}}),
         ] {
             assert!(serde_json::from_value::<ClientMsg>(bad).is_err());

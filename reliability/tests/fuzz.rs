@@ -65,6 +65,7 @@ const KEYS: &[&str] = &[
     "id",
     "version",
     "mv",
+    "of",
     "text",
     "cell",
     "cells",

@@ -75,7 +75,8 @@ pub trait ErasedGame: Send + Sync {
     /// `seat`'s private overlay on the public view ([`engine::Game::Private`]).
     fn private_view(&self, seat: Seat) -> Value;
     fn outcome(&self) -> Option<Outcome>;
-    fn legal_moves(&self, seat: Seat) -> Vec<Value>;
+    /// The legal moves of `seat`, or the part `of` names ([`Game::legal_moves_of`]).
+    fn legal_moves(&self, seat: Seat, of: Option<&str>) -> Vec<Value>;
     /// Decodes and applies `seat`'s move to a copy; `self` is never changed.
     fn try_move(&self, seat: Seat, mv: &RawJson) -> Result<Applied, MoveError>;
     /// Applies one log entry (a move or a timeout) to a copy.
@@ -187,8 +188,12 @@ impl<G: Game> ErasedGame for Running<G> {
         self.0.outcome()
     }
 
-    fn legal_moves(&self, seat: Seat) -> Vec<Value> {
-        self.0.legal_moves(seat).iter().map(to_value).collect()
+    fn legal_moves(&self, seat: Seat, of: Option<&str>) -> Vec<Value> {
+        let moves = match of {
+            Some(of) => self.0.legal_moves_of(seat, of),
+            None => self.0.legal_moves(seat),
+        };
+        moves.iter().map(to_value).collect()
     }
 
     fn try_move(&self, seat: Seat, mv: &RawJson) -> Result<Applied, MoveError> {

@@ -162,6 +162,10 @@ pub fn english(r: &Refusal) -> String {
             "A name has 1 to {} characters, none of them control characters.",
             n(a.max_chars.map(u64::from))
         ),
+        ErrorCode::BadLegalMovesOf => format!(
+            "A legal-move request names at most {} characters.",
+            n(a.max_chars.map(u64::from))
+        ),
         ErrorCode::NoSuchSeat => "There is no such seat.".into(),
         ErrorCode::Spectator => "Spectators cannot take a seat.".into(),
     }

@@ -1,7 +1,8 @@
 //! Building Cities on the server: a table of bots in each mode plays to its end
 //! over real WebSockets, on SQLite and Postgres, exactly as the rules crate plays
 //! it alone; a spectator rebuilds every view from the frames and never sees a
-//! face-down challenge hand.
+//! face-down challenge hand. A seat may ask for its legal moves one part at a
+//! time: one building's tiles, or every other move.
 
 #![allow(clippy::unwrap_used)]
 
@@ -10,7 +11,7 @@ use engine::{BotLevel, Setup};
 use serde_json::{Value, json};
 use testkit::client::patched;
 use testkit::server::TestServer;
-use testkit::{TestDb, both_stores};
+use testkit::{Client, TestDb, both_stores};
 
 /// The rulebook's tutorial goal: 1,000 Maya in 14 turns, so games are short.
 const OBJECTIVE: &str = "obj_tutorial";
@@ -150,6 +151,121 @@ async fn room_cards(db: &TestDb) {
     srv.stop().await;
 }
 both_stores!(room_cards_reach_the_browser_through_the_options, room_cards);
+
+/// Asks for the seat's legal moves, all or the part `of` names.
+async fn legal(c: &mut Client, of: Option<&str>) -> Value {
+    let ask = match of {
+        Some(of) => json!({"type": "legal_moves", "of": of}),
+        None => json!({"type": "legal_moves"}),
+    };
+    c.send(&ask).await;
+    c.recv_type("legal_moves").await
+}
+
+fn tiles_of<'a>(moves: &'a Value, building: &str) -> Vec<&'a Value> {
+    moves
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|m| m["type"] == "tile" && m["building"] == building)
+        .collect()
+}
+
+/// `legal_moves` with `of`: one building's tile moves, or every move but the
+/// tiles, each echoing its `of`; an `of` too long is refused and changes
+/// nothing. A listed tile, previewed, plays as it is listed.
+async fn legal_moves_in_parts(db: &TestDb) {
+    let srv = TestServer::start(db).await;
+    let (invite, _, token) = srv
+        .create_table_with(json!({
+            "game": "building-cities",
+            "name": "Host",
+            "settings": {"seats": 1, "options": {"objective": OBJECTIVE}, "spectators_allowed": false, "public": false}
+        }))
+        .await;
+    let mut host = srv.join(&invite, "Host", Some(&token)).await;
+    host.send(&json!({"type": "start"})).await;
+    host.recv_type("snapshot").await;
+    // The first move of a city is its junction road; then both grids may go
+    // next to it.
+    let first = legal(&mut host, None).await;
+    assert!(first.get("of").is_none(), "{first}");
+    assert_eq!(first["moves"][0]["type"], "road", "{first}");
+    host.send(&json!({"type": "move", "id": 1, "version": 0, "mv": first["moves"][0]}))
+        .await;
+    host.recv_type("move_ok").await;
+
+    let full = legal(&mut host, None).await;
+    assert_eq!(full["version"], 1);
+    let grid = legal(&mut host, Some("power_grid")).await;
+    assert_eq!(
+        (&grid["version"], &grid["of"]),
+        (&json!(1), &json!("power_grid"))
+    );
+    assert!(!tiles_of(&full["moves"], "power_grid").is_empty(), "{full}");
+    assert_eq!(
+        grid["moves"].as_array().unwrap().iter().collect::<Vec<_>>(),
+        tiles_of(&full["moves"], "power_grid")
+    );
+    let other = legal(&mut host, Some(building_cities::OTHER)).await;
+    assert_eq!(other["of"], "other");
+    let untiled: Vec<&Value> = full["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|m| m["type"] != "tile")
+        .collect();
+    assert!(untiled.iter().any(|m| m["type"] == "road"), "{full}");
+    assert_eq!(
+        other["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .collect::<Vec<_>>(),
+        untiled
+    );
+    // A house waits for both grids (B3); no such building lists nothing.
+    for of in ["house", "castle"] {
+        let none = legal(&mut host, Some(of)).await;
+        assert_eq!((&none["of"], &none["moves"]), (&json!(of), &json!([])));
+    }
+
+    let before = host.snapshot().await;
+    let longest = "x".repeat(protocol::MAX_LEGAL_MOVES_OF_CHARS);
+    assert_eq!(legal(&mut host, Some(&longest)).await["moves"], json!([]));
+    host.send(&json!({"type": "legal_moves", "of": format!("{longest}x")}))
+        .await;
+    let e = host.expect_error("bad_legal_moves_of").await;
+    assert_eq!(
+        e["args"]["max_chars"],
+        json!(protocol::MAX_LEGAL_MOVES_OF_CHARS)
+    );
+    assert_eq!(
+        host.snapshot().await,
+        before,
+        "a refused request changes nothing"
+    );
+    assert_eq!(legal(&mut host, Some("power_grid")).await, grid);
+
+    // A listed tile carries its preview; sent back as listed, it plays.
+    let listed = &grid["moves"][0];
+    let preview = &listed["preview"];
+    assert_eq!(
+        (&preview["cost"], &preview["moves"]),
+        (&json!(10), &json!(1)),
+        "{listed}"
+    );
+    assert!(preview["value"].is_i64(), "{listed}");
+    host.send(&json!({"type": "move", "id": 2, "version": 1, "mv": listed}))
+        .await;
+    host.recv_type("move_ok").await;
+    assert!(legal(&mut host, Some("power_grid")).await["moves"] == json!([]));
+    srv.stop().await;
+}
+both_stores!(
+    legal_moves_of_one_building_or_the_rest,
+    legal_moves_in_parts
+);
 
 /// The spectator's views never carry a hand's cards.
 #[test]

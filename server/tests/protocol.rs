@@ -424,6 +424,43 @@ async fn lobby_host_controls_and_play_again(db: &TestDb) {
 }
 both_stores!(lobby, lobby_host_controls_and_play_again);
 
+/// A game without parts (tic-tac-toe) answers a `legal_moves` with `of` with
+/// every legal move, and echoes the `of`.
+async fn a_game_without_parts_lists_every_move(db: &TestDb) {
+    let srv = TestServer::start(db).await;
+    let (invite, _, token) = srv.create_table("tic-tac-toe", 2, false).await;
+    let mut host = srv.join(&invite, "Host", Some(&token)).await;
+    host.send(&json!({"type": "add_bot", "seat": 1, "level": "random"}))
+        .await;
+    host.send(&json!({"type": "start"})).await;
+    // Until it is the host's turn (the bot may open).
+    let mut awaited = host.recv_type("snapshot").await["game"]["awaiting"]["seats"].clone();
+    while awaited != json!([0]) {
+        let m = host.recv_type("update").await;
+        if let Some(seats) = m.get("awaiting") {
+            awaited = seats["seats"].clone();
+        }
+    }
+    host.send(&json!({"type": "legal_moves"})).await;
+    let all = host.recv_type("legal_moves").await;
+    assert!(all.get("of").is_none());
+    assert!(!all["moves"].as_array().unwrap().is_empty());
+    for of in ["house", "other", ""] {
+        host.send(&json!({"type": "legal_moves", "of": of})).await;
+        let part = host.recv_type("legal_moves").await;
+        assert_eq!(part["of"], of);
+        assert_eq!(
+            (&part["version"], &part["moves"]),
+            (&all["version"], &all["moves"])
+        );
+    }
+    srv.stop().await;
+}
+both_stores!(
+    legal_moves_of_a_game_without_parts,
+    a_game_without_parts_lists_every_move
+);
+
 /// After a game the host may take the table back to its lobby: seats change
 /// there, the next game is the table's second, and a restart keeps the lobby.
 async fn back_to_the_lobby_between_games(db: &TestDb) {

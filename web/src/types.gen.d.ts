@@ -442,7 +442,13 @@ export type BuildingCitiesGridSide = "power" | "water";
 
 export type BuildingCitiesMode = "solo" | "fair_play" | "despicable";
 
-export type BuildingCitiesMove = { "type": "road", block: BuildingCitiesBlock, } | { "type": "tile", building: string, rotation: BuildingCitiesRotation, origin: BuildingCitiesBlock, } | { "type": "buy_district", district: BuildingCitiesDistrict, } | { "type": "buy_sea", sea: BuildingCitiesSea, } | { "type": "truck", district: BuildingCitiesDistrict, } | { "type": "ship", sea: BuildingCitiesSea, } | { "type": "upgrade", district: BuildingCitiesDistrict, grid: BuildingCitiesGridSide, } | { "type": "repay_loan", } | { "type": "end_turn", } | { "type": "play_challenge", card: number, target: number, } | { "type": "keep_challenges", } | { "type": "use_task_force", } | { "type": "accept_challenge", } | { "type": "bid", amount: number, } | { "type": "pass_auction", } | { "type": "trade_partner", seat: number, } | { "type": "destroy_building", tile: number, } | { "type": "accept_demand", } | { "type": "refuse_demand", };
+export type BuildingCitiesMove = { "type": "road", block: BuildingCitiesBlock, } | { "type": "tile", building: string, rotation: BuildingCitiesRotation, origin: BuildingCitiesBlock, 
+/**
+ * Only in the legal-move list: what it would bring, for the board's
+ * preview. A played move never carries it: whatever a client sends
+ * here is dropped when the move is read.
+ */
+preview?: BuildingCitiesPreview, } | { "type": "buy_district", district: BuildingCitiesDistrict, } | { "type": "buy_sea", sea: BuildingCitiesSea, } | { "type": "truck", district: BuildingCitiesDistrict, } | { "type": "ship", sea: BuildingCitiesSea, } | { "type": "upgrade", district: BuildingCitiesDistrict, grid: BuildingCitiesGridSide, } | { "type": "repay_loan", } | { "type": "end_turn", } | { "type": "play_challenge", card: number, target: number, } | { "type": "keep_challenges", } | { "type": "use_task_force", } | { "type": "accept_challenge", } | { "type": "bid", amount: number, } | { "type": "pass_auction", } | { "type": "trade_partner", seat: number, } | { "type": "destroy_building", tile: number, } | { "type": "accept_demand", } | { "type": "refuse_demand", };
 
 export type BuildingCitiesOptions = { mode: BuildingCitiesMode, 
 /**
@@ -512,6 +518,24 @@ legendary_offer: string | null,
  */
 district_value: number, frozen_round: number | null, };
 
+export type BuildingCitiesPreview = { 
+/**
+ * The Maya it costs (the room's price variant applied; 0 for a legendary
+ * building won at auction).
+ */
+cost: number, 
+/**
+ * The moves it takes (B1).
+ */
+moves: number, 
+/**
+ * How much the seat's total district value (E2: what the end of turn
+ * collects, before a card's percentage and the turn-track multiplier)
+ * changes once it stands there: its own value, its bonuses and maluses in
+ * the cross and those of its neighbours, a grid's level, a metro's pair.
+ */
+value: number, };
+
 export type BuildingCitiesPriceStep = { from_districts: number, percent: number, };
 
 export type BuildingCitiesRefusal = { "code": "off_map", block: BuildingCitiesBlock, } | { "code": "straddles_border", origin: BuildingCitiesBlock, } | { "code": "district_not_owned", district: BuildingCitiesDistrict, } | { "code": "protected", block: BuildingCitiesBlock, } | { "code": "occupied", block: BuildingCitiesBlock, } | { "code": "junction_reserved", block: BuildingCitiesBlock, } | { "code": "first_road_at_junction", junction: BuildingCitiesBlock, } | { "code": "road_not_connected", block: BuildingCitiesBlock, } | { "code": "roads_side_by_side", corner: BuildingCitiesBlock, } | { "code": "roads_touch_at_corner", block: BuildingCitiesBlock, other: BuildingCitiesBlock, } | { "code": "too_many_intersections", district: BuildingCitiesDistrict, limit: number, } | { "code": "road_is_one_block" } | { "code": "grids_first", district: BuildingCitiesDistrict, } | { "code": "grid_already_built", district: BuildingCitiesDistrict, } | { "code": "no_road_contact", district: BuildingCitiesDistrict, } | { "code": "not_chained", district: BuildingCitiesDistrict, } | { "code": "district_owned", district: BuildingCitiesDistrict, } | { "code": "district_not_adjacent", district: BuildingCitiesDistrict, } | { "code": "sea_owned", sea: BuildingCitiesSea, } | { "code": "sea_not_adjacent", sea: BuildingCitiesSea, } | { "code": "sea_not_owned", sea: BuildingCitiesSea, } | { "code": "sea_full", sea: BuildingCitiesSea, limit: number, } | { "code": "no_road_for_truck", district: BuildingCitiesDistrict, } | { "code": "trucks_full", district: BuildingCitiesDistrict, limit: number, } | { "code": "nothing_to_remove" } | { "code": "unknown_tile", id: number, };
@@ -568,7 +592,7 @@ export type ClientMsg = { "type": "hello", token?: string, code?: string, name: 
 /**
  * Echoed in the acknowledgement or error.
  */
-id: number, version: number, mv: unknown, } | { "type": "legal_moves" } | { "type": "resync" } | { "type": "chat", text: string, } | { "type": "play_again" } | { "type": "back_to_lobby" };
+id: number, version: number, mv: unknown, } | { "type": "legal_moves", of?: string, } | { "type": "resync" } | { "type": "chat", text: string, } | { "type": "play_again" } | { "type": "back_to_lobby" };
 
 export type CodeInfo = { game: string, status: TableStatus, 
 /**
@@ -598,7 +622,7 @@ reason?: ErrorReason,
  */
 max_bytes?: number, 
 /**
- * `bad_chat`, `bad_name`: the longest text, in characters.
+ * `bad_chat`, `bad_name`, `bad_legal_moves_of`: the longest text, in characters.
  */
 max_chars?: number, 
 /**
@@ -629,7 +653,7 @@ item?: number,
  */
 problem?: string, };
 
-export type ErrorCode = "bad_message" | "frame_too_large" | "rate_limited" | "hello_first" | "no_such_table" | "bad_token" | "not_host" | "seat_taken" | "not_seated" | "no_spectators" | "wrong_status" | "bad_settings" | "stale_version" | "not_your_turn" | "illegal_move" | "bad_move" | "bad_chat" | "try_again" | "bad_name" | "no_such_seat" | "spectator";
+export type ErrorCode = "bad_message" | "frame_too_large" | "rate_limited" | "hello_first" | "no_such_table" | "bad_token" | "not_host" | "seat_taken" | "not_seated" | "no_spectators" | "wrong_status" | "bad_settings" | "stale_version" | "not_your_turn" | "illegal_move" | "bad_move" | "bad_chat" | "try_again" | "bad_name" | "bad_legal_moves_of" | "no_such_seat" | "spectator";
 
 export type ErrorReason = "unknown_game" | "seats" | "first_seat" | "option_range" | "option_invalid" | "not_options" | "turn_seconds" | "seats_occupied" | "empty_seats";
 
@@ -916,7 +940,7 @@ patch: unknown[],
 /**
  * Absent when whose decision it is (and its timer) did not change.
  */
-awaiting?: AwaitingInfo, outcome?: Outcome, } | { "type": "move_ok", id: number, version: number, } | { "type": "legal_moves", version: number, moves: unknown[], } | { "type": "chat", line: ChatLine, } | { "type": "error", code: ErrorCode, id?: number, 
+awaiting?: AwaitingInfo, outcome?: Outcome, } | { "type": "move_ok", id: number, version: number, } | { "type": "legal_moves", version: number, of?: string, moves: unknown[], } | { "type": "chat", line: ChatLine, } | { "type": "error", code: ErrorCode, id?: number, 
 /**
  * The game's own code when `code` is `illegal_move` (`not_adjacent`, ...).
  */

@@ -22,7 +22,7 @@ pub(crate) fn bot_move(
     level: BotLevel,
     rng: &mut GameRng,
 ) -> Option<Move> {
-    let moves = g.legal_moves(seat);
+    let moves = g.legal_moves_unpreviewed(seat);
     if moves.is_empty() {
         return None;
     }
@@ -195,7 +195,7 @@ fn greedy(g: &BuildingCities, seat: Seat, moves: Vec<Move>) -> Move {
         if roads_now > 0 && roads == 0 {
             continue;
         }
-        let gain = value - g.value_now(seat);
+        let gain = value - g.district_value_now(seat);
         let cost = hb.economy.price(b.cost, city.districts().len() as u32) as i32;
         let mut net = gain * horizon - cost;
         if matches!(m, Move::Tile { .. }) {

@@ -25,7 +25,7 @@ pub use city::{
     Block, City, CityData, CityRules, District, Footprint, JUNCTION, Refusal, Rotation, Sea, Spot,
     Tile, TileKind,
 };
-pub use game::BuildingCities;
+pub use game::{BuildingCities, OTHER};
 pub use handbook::{Handbook, Variant};
 pub use wire::*;
 
@@ -55,6 +55,12 @@ impl Game for BuildingCities {
 
     fn legal_moves(&self, seat: Seat) -> Vec<Move> {
         BuildingCities::legal_moves(self, seat)
+    }
+
+    /// `of` is a ground building's id (its tile moves) or [`OTHER`] (every
+    /// legal move but the tile moves).
+    fn legal_moves_of(&self, seat: Seat, of: &str) -> Vec<Move> {
+        BuildingCities::legal_moves_of(self, seat, of)
     }
 
     fn apply(&mut self, seat: Seat, mv: &Move) -> Result<Vec<Event>, Illegal<Rule>> {

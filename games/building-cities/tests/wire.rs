@@ -3,7 +3,9 @@
 
 #![allow(clippy::unwrap_used)]
 
-use building_cities::{Block, District, Move, Options, PlayerView, Private, Rule, View};
+use building_cities::{
+    Block, District, Move, Options, PlayerView, Preview, Private, Rotation, Rule, View,
+};
 use engine::Rule as _;
 use ts_rs::TS;
 
@@ -43,6 +45,38 @@ fn moves_with_unknown_fields_are_refused() {
     }
     let o: Options = serde_json::from_str("{}").unwrap();
     assert_eq!(o, Options::default());
+}
+
+#[test]
+fn a_listed_preview_is_written_and_never_read() {
+    let listed = Move::Tile {
+        building: "house".into(),
+        rotation: Rotation::R0,
+        origin: Block::new(2, 1),
+        preview: Some(Preview {
+            cost: 10,
+            moves: 5,
+            value: 2,
+        }),
+    };
+    let text = serde_json::to_string(&listed).unwrap();
+    assert_eq!(
+        text,
+        r#"{"type":"tile","building":"house","rotation":"R0","origin":{"x":2,"y":1},"preview":{"cost":10,"moves":5,"value":2}}"#
+    );
+    // A listed move sent back plays as the move without its preview, whatever
+    // the preview says.
+    let read: Move = serde_json::from_str(&text).unwrap();
+    assert_eq!(read, listed.played());
+    let forged: Move = serde_json::from_str(
+        r#"{"type":"tile","building":"house","rotation":"R0","origin":{"x":2,"y":1},"preview":"free"}"#,
+    )
+    .unwrap();
+    assert_eq!(forged, listed.played());
+    assert_eq!(
+        serde_json::to_string(&listed.played()).unwrap(),
+        r#"{"type":"tile","building":"house","rotation":"R0","origin":{"x":2,"y":1}}"#
+    );
 }
 
 #[test]

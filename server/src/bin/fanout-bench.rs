@@ -106,7 +106,8 @@ fn main() {
             // The mover asks its legal moves, sends the move, gets move_ok.
             let legal = serde_json::to_string(&ServerMsg::LegalMoves {
                 version,
-                moves: state.legal_moves(seat),
+                of: None,
+                moves: state.legal_moves(seat, None),
             })
             .unwrap_or_default();
             let ask = r#"{"type":"legal_moves"}"#;

@@ -97,19 +97,7 @@ impl Room {
         match msg {
             ClientMsg::Hello { .. } => refuse(ErrorCode::HelloFirst),
             ClientMsg::Move { id, version, mv } => self.on_move(conn, id, version, mv).await,
-            ClientMsg::LegalMoves => {
-                let seat = self.require_seat(conn)?;
-                let live = self
-                    .live
-                    .as_ref()
-                    .ok_or(Refusal::new(ErrorCode::WrongStatus))?;
-                let msg = encode(&ServerMsg::LegalMoves {
-                    version: live.version,
-                    moves: live.state.legal_moves(seat),
-                });
-                self.send(conn, msg);
-                Ok(())
-            }
+            ClientMsg::LegalMoves { of } => self.on_legal_moves(conn, of),
             ClientMsg::Resync => {
                 self.welcome(conn);
                 self.send_snapshot(conn);
@@ -133,6 +121,35 @@ impl Room {
             }
             ClientMsg::BackToLobby => self.on_back_to_lobby(conn).await,
         }
+    }
+
+    /// The seat's legal moves, or the part `of` names (echoed in the answer).
+    fn on_legal_moves(&mut self, conn: u64, of: Option<String>) -> Result<(), Refusal> {
+        if of
+            .as_deref()
+            .is_some_and(|of| of.chars().count() > protocol::MAX_LEGAL_MOVES_OF_CHARS)
+        {
+            return Err(Refusal::with(
+                ErrorCode::BadLegalMovesOf,
+                ErrorArgs {
+                    max_chars: Some(protocol::MAX_LEGAL_MOVES_OF_CHARS as u32),
+                    ..ErrorArgs::default()
+                },
+            ));
+        }
+        let seat = self.require_seat(conn)?;
+        let live = self
+            .live
+            .as_ref()
+            .ok_or(Refusal::new(ErrorCode::WrongStatus))?;
+        let moves = live.state.legal_moves(seat, of.as_deref());
+        let msg = encode(&ServerMsg::LegalMoves {
+            version: live.version,
+            of,
+            moves,
+        });
+        self.send(conn, msg);
+        Ok(())
     }
 
     fn on_chat(&mut self, conn: u64, text: String) -> Result<(), Refusal> {

@@ -65,6 +65,7 @@ mod tiles;
 pub use geometry::{Block, District, Footprint, HEIGHT, Rotation, SIDE, Sea, WIDTH};
 pub use refusal::Refusal;
 pub use tiles::{Spot, Tile, TileKind};
+pub(crate) use tiles::{footprint_blocks, reach};
 
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;

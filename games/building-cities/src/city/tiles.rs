@@ -77,6 +77,28 @@ fn placement(
     Ok((district, mask))
 }
 
+/// The district and blocks a tile of `footprint` turned by `rotation` would
+/// cover with its north-west block on `origin` (`None` off the map or across
+/// a border).
+pub(crate) fn footprint_blocks(
+    footprint: Footprint,
+    rotation: Rotation,
+    origin: Block,
+) -> Option<(District, u64)> {
+    placement(footprint, rotation, origin).ok()
+}
+
+/// The blocks of the district at most `range` side steps from a block of `m`
+/// (a diamond, never a square), `m` itself left out: where a bonus of a tile
+/// on `m` reaches.
+pub(crate) fn reach(m: u64, range: u8) -> u64 {
+    let mut around = m;
+    for _ in 0..range {
+        around |= geometry::grow(around);
+    }
+    around & !m
+}
+
 /// Blocks linked to `m` (B3): side-touching it, or beyond one road block in a
 /// straight line.
 fn links(m: u64, roads: u64) -> u64 {
@@ -130,11 +152,7 @@ impl City {
         let Some((d, m)) = self.tile(id).and_then(Tile::placement) else {
             return Vec::new();
         };
-        let mut around = m;
-        for _ in 0..range {
-            around |= geometry::grow(around);
-        }
-        around &= !m;
+        let around = reach(m, range);
         self.tiles
             .iter()
             .filter(|t| {

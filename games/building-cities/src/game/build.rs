@@ -28,8 +28,8 @@ pub(crate) fn kind_of(id: &str) -> TileKind {
 
 /// What a checked move costs.
 pub(crate) struct Cost {
-    maya: u32,
-    moves: u32,
+    pub(crate) maya: u32,
+    pub(crate) moves: u32,
 }
 
 impl BuildingCities {
@@ -195,6 +195,7 @@ impl BuildingCities {
                 building,
                 rotation,
                 origin,
+                ..
             } => {
                 let b = self.hb.building(building).ok_or(Rule::UnknownBuilding {
                     building: building.clone(),
@@ -302,6 +303,7 @@ impl BuildingCities {
                 building,
                 rotation,
                 origin,
+                ..
             } => return self.place(seat, building, *rotation, *origin, ev),
             Move::Truck { district } => {
                 p.city.place_truck(*district).map_err(refusal)?;
@@ -360,7 +362,9 @@ impl BuildingCities {
         Ok(())
     }
 
-    fn place(
+    /// Places a checked tile (the map's own checks aside): grids, B8 metro
+    /// pairs, offers and the first industry follow.
+    pub(crate) fn place(
         &mut self,
         seat: usize,
         building: &str,

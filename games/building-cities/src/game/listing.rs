@@ -1,78 +1,98 @@
-//! Listing a seat's legal building moves and the end-of-phase rule (B7).
+//! Listing a seat's legal building moves, all of them or one part (one
+//! building's tiles, or everything but tiles), and the end-of-phase rule (B7).
 
 use super::BuildingCities;
 use super::build::{footprint, kind_of};
+use super::preview::Previewer;
 use super::value::Census;
-use crate::city::{District, Footprint, Sea, TileKind};
-use crate::handbook::model::Placement;
-use crate::wire::{GridSide, Move, Rule};
+use crate::city::{District, Footprint, Sea, Spot, TileKind, footprint_blocks};
+use crate::handbook::model::{Building, Placement, Target};
+use crate::wire::{GridSide, Move, Preview, Rule};
 use std::collections::HashMap;
+use std::ops::ControlFlow;
+
+/// The `of` of a legal-move request that names every move but the tiles.
+pub const OTHER: &str = "other";
+
+/// Which of a building phase's moves to list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Part<'a> {
+    /// Every one.
+    All,
+    /// The tile moves of the ground building with this id.
+    Tiles(&'a str),
+    /// Every move but the tile moves.
+    Other,
+}
+
+impl Part<'_> {
+    /// The part a legal-move request's `of` names: [`OTHER`] or a building id.
+    pub(crate) fn of(of: &str) -> Part<'_> {
+        if of == OTHER {
+            Part::Other
+        } else {
+            Part::Tiles(of)
+        }
+    }
+}
+
+/// What the tiles of one listing share: the counts, the open priorities,
+/// the legal spots of the buildings (not grids) by footprint and, when the
+/// tiles carry previews, the districts as they are.
+struct Tiling<'a> {
+    census: Census,
+    needs: Vec<(Target, u32)>,
+    spots: HashMap<Footprint, Vec<Spot>>,
+    previewer: Option<Previewer<'a>>,
+}
 
 impl BuildingCities {
-    /// Every legal building-phase move of `seat` except `end_turn`, at most
-    /// `limit` of them.
-    pub(crate) fn build_moves(&self, seat: usize, limit: usize) -> Vec<Move> {
+    /// Every legal building-phase move of `seat` in `part`, except `end_turn`,
+    /// in this order: roads, tiles in handbook order (each with its preview
+    /// when `previews`), then trucks, upgrades, ships, sea areas, districts
+    /// and the loan.
+    pub(crate) fn build_moves(&self, seat: usize, part: Part, previews: bool) -> Vec<Move> {
         let mut out = Vec::new();
+        let _ = self.visit_build_moves(seat, part, previews, &mut |mv| {
+            out.push(mv);
+            ControlFlow::Continue(())
+        });
+        out
+    }
+
+    /// Hands the moves of [`Self::build_moves`] to `found`, in order, until it
+    /// breaks.
+    fn visit_build_moves(
+        &self,
+        seat: usize,
+        part: Part,
+        previews: bool,
+        found: &mut dyn FnMut(Move) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
         let p = &self.players[seat];
-        let ok = |mv: &Move| self.check_build(seat, mv).is_ok();
-        let push = |out: &mut Vec<Move>, mv: Move| {
-            if out.len() < limit {
-                out.push(mv);
-            }
-        };
-        if self
-            .afford(seat, self.price(seat, self.road_cost()), 1)
-            .is_ok()
-        {
+        let roads = !matches!(part, Part::Tiles(_))
+            && self
+                .afford(seat, self.price(seat, self.road_cost()), 1)
+                .is_ok();
+        if roads {
             for block in p.city.legal_road_blocks() {
-                push(&mut out, Move::Road { block });
+                found(Move::Road { block })?;
             }
         }
-        if out.len() >= limit {
-            return out;
-        }
-        let census = Census::of(&self.hb, p);
-        let needs = self.open_needs(seat, &census);
-        let mut spots: HashMap<(bool, Footprint), Vec<crate::city::Spot>> = HashMap::new();
-        for b in &self.hb.buildings {
-            let Some(size) = b.size.filter(|_| b.placement == Placement::Ground) else {
-                continue;
-            };
-            if self.precheck(seat, &census, &needs, b).is_err() {
-                continue;
-            }
-            let kind = kind_of(&b.id);
-            let fp = footprint(size);
-            let key = (matches!(kind, TileKind::Building(_)), fp);
-            let list = match &kind {
-                TileKind::Building(_) => spots
-                    .entry(key)
-                    .or_insert_with(|| p.city.legal_tile_spots(&kind, fp))
-                    .clone(),
-                _ => p.city.legal_tile_spots(&kind, fp),
-            };
-            let mut by_district: HashMap<District, bool> = HashMap::new();
-            for spot in list {
-                let Some(d) = spot.origin.district() else {
-                    continue;
-                };
-                let fine = *by_district
-                    .entry(d)
-                    .or_insert_with(|| self.district_check(seat, &census, b, d).is_ok());
-                if fine {
-                    push(
-                        &mut out,
-                        Move::Tile {
-                            building: b.id.clone(),
-                            rotation: spot.rotation,
-                            origin: spot.origin,
-                        },
-                    );
+        match part {
+            Part::All => {
+                let mut tiling = self.tiling(seat, previews);
+                for b in &self.hb.buildings {
+                    self.visit_tiles(seat, &mut tiling, b, found)?;
                 }
             }
-            if out.len() >= limit {
-                return out;
+            Part::Tiles(id) => {
+                if let Some(b) = self.hb.building(id) {
+                    self.visit_tiles(seat, &mut self.tiling(seat, previews), b, found)?;
+                }
+                return ControlFlow::Continue(());
             }
+            Part::Other => {}
         }
         let mut others = Vec::new();
         for &d in p.city.districts() {
@@ -95,21 +115,94 @@ impl BuildingCities {
         }
         others.push(Move::RepayLoan {});
         for mv in others {
-            if ok(&mv) {
-                push(&mut out, mv);
+            if self.check_build(seat, &mv).is_ok() {
+                found(mv)?;
             }
         }
-        out
+        ControlFlow::Continue(())
     }
 
-    /// Whether a build that spends Maya is still possible.
+    fn tiling(&self, seat: usize, previews: bool) -> Tiling<'_> {
+        let census = Census::of(&self.hb, &self.players[seat]);
+        let needs = self.open_needs(seat, &census);
+        Tiling {
+            census,
+            needs,
+            spots: HashMap::new(),
+            previewer: previews.then(|| Previewer::new(self, seat)),
+        }
+    }
+
+    /// Hands every legal tile move of `b` to `found` (none for a building that
+    /// is not a ground tile or may not be built now).
+    fn visit_tiles(
+        &self,
+        seat: usize,
+        tiling: &mut Tiling,
+        b: &Building,
+        found: &mut dyn FnMut(Move) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
+        let Some(size) = b.size.filter(|_| b.placement == Placement::Ground) else {
+            return ControlFlow::Continue(());
+        };
+        let Ok(cost) = self.precheck(seat, &tiling.census, &tiling.needs, b) else {
+            return ControlFlow::Continue(());
+        };
+        let city = &self.players[seat].city;
+        let kind = kind_of(&b.id);
+        let fp = footprint(size);
+        // Every building but the grids has the same spots for one footprint.
+        let own;
+        let spots = match &kind {
+            TileKind::Building(_) => &*tiling
+                .spots
+                .entry(fp)
+                .or_insert_with(|| city.legal_tile_spots(&kind, fp)),
+            _ => {
+                own = city.legal_tile_spots(&kind, fp);
+                &own
+            }
+        };
+        let mut by_district: [Option<bool>; 6] = [None; 6];
+        for spot in spots {
+            let Some(d) = spot.origin.district() else {
+                continue;
+            };
+            let fine = *by_district[d.index()]
+                .get_or_insert_with(|| self.district_check(seat, &tiling.census, b, d).is_ok());
+            if fine {
+                let preview = tiling.previewer.as_ref().map(|previewer| Preview {
+                    cost: cost.maya,
+                    moves: cost.moves,
+                    value: footprint_blocks(fp, spot.rotation, spot.origin)
+                        .map_or(0, |(d, m)| previewer.value_change(b, d, m)),
+                });
+                found(Move::Tile {
+                    building: b.id.clone(),
+                    rotation: spot.rotation,
+                    origin: spot.origin,
+                    preview,
+                })?;
+            }
+        }
+        ControlFlow::Continue(())
+    }
+
+    /// Whether a build that spends Maya is still possible (the first one found
+    /// answers).
     fn can_still_build(&self, seat: usize) -> bool {
-        self.build_moves(seat, usize::MAX).iter().any(|m| {
-            !matches!(
+        self.visit_build_moves(seat, Part::All, false, &mut |m| {
+            let spends = !matches!(
                 m,
                 Move::RepayLoan {} | Move::BuyDistrict { .. } | Move::BuySea { .. }
-            )
+            );
+            if spends {
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
+            }
         })
+        .is_break()
     }
 
     /// E3: meets the tile condition of the next district but not the Maya one.

@@ -19,11 +19,14 @@ mod choice;
 mod duel;
 mod listing;
 mod play;
+mod preview;
 #[cfg(feature = "testing")]
 mod testing;
 mod turn;
 mod value;
 mod view;
+
+pub use listing::OTHER;
 
 use crate::city::{City, CityRules, protected};
 use crate::handbook::custom::CustomError;
@@ -344,6 +347,12 @@ impl BuildingCities {
     /// A seat's city.
     pub fn city(&self, seat: Seat) -> &City {
         &self.players[usize::from(seat)].city
+    }
+
+    /// The seat's total district value now: what his end of turn would collect
+    /// (E2), before a card's percentage and the turn-track multiplier.
+    pub fn district_value_now(&self, seat: Seat) -> i32 {
+        self.district_value(usize::from(seat))
     }
 
     /// Moves left in the seat's building phase.

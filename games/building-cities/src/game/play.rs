@@ -1,19 +1,41 @@
 //! The engine entry points: legal moves, apply, timeout.
 
+use super::listing::Part;
 use super::{BuildingCities, Chal, Stage};
 use crate::wire::{Event, Move, Rule};
 use engine::{Illegal, Seat};
 
 impl BuildingCities {
+    /// Every legal move, each tile with its preview.
     pub(crate) fn legal_moves(&self, seat: Seat) -> Vec<Move> {
+        self.legal_part(seat, Part::All, true)
+    }
+
+    /// The legal moves `of` names: the tile moves of one ground building (by
+    /// its id), or [`OTHER`](super::OTHER): every legal move but the tile moves.
+    pub(crate) fn legal_moves_of(&self, seat: Seat, of: &str) -> Vec<Move> {
+        self.legal_part(seat, Part::of(of), true)
+    }
+
+    /// Every legal move, the tiles without previews: the bots look ahead
+    /// their own way.
+    pub(crate) fn legal_moves_unpreviewed(&self, seat: Seat) -> Vec<Move> {
+        self.legal_part(seat, Part::All, false)
+    }
+
+    fn legal_part(&self, seat: Seat, part: Part, previews: bool) -> Vec<Move> {
         if self.end.is_some() || !self.awaiting().includes(seat) {
             return Vec::new();
         }
         let s = usize::from(seat);
+        if matches!(part, Part::Tiles(_)) && self.stage != Stage::Building {
+            // Only the building phase has tile moves.
+            return Vec::new();
+        }
         match &self.stage {
             Stage::Building => {
-                let mut out = self.build_moves(s, usize::MAX);
-                if self.check_end_turn(s).is_ok() {
+                let mut out = self.build_moves(s, part, previews);
+                if !matches!(part, Part::Tiles(_)) && self.check_end_turn(s).is_ok() {
                     out.push(Move::EndTurn {});
                 }
                 out

@@ -6,8 +6,18 @@ use super::{BuildingCities, Player};
 use crate::city::{District, TileKind};
 use crate::handbook::Handbook;
 use crate::handbook::cards::Goal;
-use crate::handbook::model::{Building, Requirement, Scope, Target};
+use crate::handbook::model::{Bonus, Building, Requirement, Scope, Target};
 use crate::handbook::rules::Trigger;
+
+/// What one bonus (or malus) of `b` adds for each target it finds.
+pub(crate) fn bonus_each(bonus: &Bonus, b: &Building) -> i32 {
+    bonus.value + bonus.percent * b.value / 100
+}
+
+/// How far a bonus reaches: the cross (one side step) unless it says more.
+pub(crate) fn bonus_range(bonus: &Bonus) -> u8 {
+    u8::try_from(bonus.range.max(1)).unwrap_or(u8::MAX)
+}
 
 /// The handbook id of a placed tile.
 pub(crate) fn tile_building(kind: &TileKind) -> &str {
@@ -212,61 +222,81 @@ impl BuildingCities {
 
     /// E2: the total district value of a seat (before multipliers).
     pub(crate) fn district_value(&self, seat: usize) -> i32 {
-        let hb = &self.hb;
         let p = &self.players[seat];
-        let value_of = |id: &str| hb.building(id).map_or(0, |b| b.value);
-        let mut total = 0i32;
-        for &d in p.city.districts() {
-            let mut v = 0i32;
-            for t in p.city.tiles_in_district(d) {
-                let Some(b) = hb.building(tile_building(&t.kind)) else {
-                    continue;
-                };
-                let unpaired =
-                    b.id == "metro_station" && !p.metros.iter().any(|m| m.tile == t.id && m.paired);
-                if !unpaired {
-                    v += b.value;
-                }
-                for bonus in &b.bonuses {
-                    let each = bonus.value + bonus.percent * b.value / 100;
-                    match &bonus.target {
-                        None => v += each,
-                        Some(target) => {
-                            let near = if bonus.range <= 1 {
-                                p.city.neighbours_in_cross(t.id)
-                            } else {
-                                p.city.neighbours_within(t.id, bonus.range as u8)
-                            };
-                            let n = near
-                                .iter()
-                                .filter_map(|id| p.city.tile(*id))
-                                .filter_map(|x| hb.building(tile_building(&x.kind)))
-                                .filter(|x| x.is(target))
-                                .count() as i32;
-                            v += n * each;
-                        }
-                    }
-                }
-            }
-            for level in p.grid[d.index()] {
-                for u in &hb.economy.upgrades {
-                    if u32::from(level) >= u.level {
-                        v += u.value;
-                    }
-                }
-            }
-            v += i32::from(p.city.trucks(d)) * value_of("truck");
-            let penalty = p.penalties[d.index()] as i32;
-            if v > 0 {
-                v -= v * penalty / 100;
-            }
-            total += v;
-        }
+        let districts: i32 = p
+            .city
+            .districts()
+            .iter()
+            .map(|&d| self.penalized(seat, d, self.district_raw(seat, d)))
+            .sum();
         let ships: i32 = crate::city::Sea::ALL
             .iter()
             .map(|s| i32::from(p.city.ships(*s)))
             .sum();
-        total + ships * value_of("cargo_ship")
+        let ship = self.hb.building("cargo_ship").map_or(0, |b| b.value);
+        districts + ships * ship
+    }
+
+    /// One district's value before a card's penalty: its buildings (an
+    /// unpaired metro only by its bonuses, B8), their bonuses and maluses in
+    /// the cross (B3), its grid levels (E8) and trucks.
+    pub(crate) fn district_raw(&self, seat: usize, d: District) -> i32 {
+        let hb = &self.hb;
+        let p = &self.players[seat];
+        let mut v = 0i32;
+        for t in p.city.tiles_in_district(d) {
+            let Some(b) = hb.building(tile_building(&t.kind)) else {
+                continue;
+            };
+            let unpaired =
+                b.id == "metro_station" && !p.metros.iter().any(|m| m.tile == t.id && m.paired);
+            if !unpaired {
+                v += b.value;
+            }
+            for bonus in &b.bonuses {
+                let each = bonus_each(bonus, b);
+                match &bonus.target {
+                    None => v += each,
+                    Some(target) => {
+                        let n = p
+                            .city
+                            .neighbours_within(t.id, bonus_range(bonus))
+                            .iter()
+                            .filter_map(|id| p.city.tile(*id))
+                            .filter_map(|x| hb.building(tile_building(&x.kind)))
+                            .filter(|x| x.is(target))
+                            .count() as i32;
+                        v += n * each;
+                    }
+                }
+            }
+        }
+        for level in p.grid[d.index()] {
+            v += self.grid_level_value(level);
+        }
+        v + i32::from(p.city.trucks(d)) * hb.building("truck").map_or(0, |b| b.value)
+    }
+
+    /// A district's value once a card's penalty (a percentage of a positive
+    /// value) is taken from its `raw` value.
+    pub(crate) fn penalized(&self, seat: usize, d: District, raw: i32) -> i32 {
+        let penalty = self.players[seat].penalties[d.index()] as i32;
+        if raw > 0 {
+            raw - raw * penalty / 100
+        } else {
+            raw
+        }
+    }
+
+    /// E8: what a grid at `level` adds to its district's value.
+    pub(crate) fn grid_level_value(&self, level: u8) -> i32 {
+        self.hb
+            .economy
+            .upgrades
+            .iter()
+            .filter(|u| u32::from(level) >= u.level)
+            .map(|u| u.value)
+            .sum()
     }
 
     /// The value of one district alone (cards pick the richest).
@@ -324,10 +354,6 @@ impl BuildingCities {
             .into_iter()
             .map(|(t, _)| t)
             .collect()
-    }
-
-    pub(crate) fn value_now(&self, seat: engine::Seat) -> i32 {
-        self.district_value(usize::from(seat))
     }
 
     /// District value, free 1 × 1 spots and legal road blocks after a

@@ -84,6 +84,28 @@ pub enum GridSide {
     Water,
 }
 
+/// Reads and drops a field a client may send but never sets.
+fn dropped<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Preview>, D::Error> {
+    serde::de::IgnoredAny::deserialize(d)?;
+    Ok(None)
+}
+
+/// What building a listed tile would bring, for the board's preview.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, TS)]
+#[ts(rename = "BuildingCitiesPreview")]
+pub struct Preview {
+    /// The Maya it costs (the room's price variant applied; 0 for a legendary
+    /// building won at auction).
+    pub cost: u32,
+    /// The moves it takes (B1).
+    pub moves: u32,
+    /// How much the seat's total district value (E2: what the end of turn
+    /// collects, before a card's percentage and the turn-track multiplier)
+    /// changes once it stands there: its own value, its bonuses and maluses in
+    /// the cross and those of its neighbours, a grid's level, a metro's pair.
+    pub value: i32,
+}
+
 /// One decision. Variants without fields are written `EndTurn {}` so that
 /// `deny_unknown_fields` holds for them too.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
@@ -98,6 +120,16 @@ pub enum Move {
         building: String,
         rotation: Rotation,
         origin: Block,
+        /// Only in the legal-move list: what it would bring, for the board's
+        /// preview. A played move never carries it: whatever a client sends
+        /// here is dropped when the move is read.
+        #[serde(
+            default,
+            skip_serializing_if = "Option::is_none",
+            deserialize_with = "dropped"
+        )]
+        #[ts(optional)]
+        preview: Option<Preview>,
     },
     /// E3: buy a land district (also the forced purchase).
     BuyDistrict { district: District },
@@ -133,6 +165,27 @@ pub enum Move {
     AcceptDemand {},
     /// B5: refuse a card's demand and pay its price.
     RefuseDemand {},
+}
+
+impl Move {
+    /// The move as played: without what the legal-move list adds to it (a
+    /// tile's preview).
+    pub fn played(&self) -> Move {
+        match self {
+            Move::Tile {
+                building,
+                rotation,
+                origin,
+                ..
+            } => Move::Tile {
+                building: building.clone(),
+                rotation: *rotation,
+                origin: *origin,
+                preview: None,
+            },
+            other => other.clone(),
+        }
+    }
 }
 
 /// Where the game is.

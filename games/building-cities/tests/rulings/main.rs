@@ -54,6 +54,7 @@ fn tile(building: &str, x: u8, y: u8) -> Move {
         building: building.to_string(),
         rotation: Rotation::R0,
         origin: Block::new(x, y),
+        preview: None,
     }
 }
 
