@@ -19,12 +19,13 @@
 //!   player's hand) in anything but an answer to the recipient's own request;
 //! - a `seed` field, the seed in decimal or hex.
 //!
-//! Catalogue and game data: the handbook's card list, if the browser is ever
+//! Catalogue and game data: the handbook's card list, where the browser is
 //! served one, names every card. The sweep tells it apart by where it comes
-//! from: static files are checked to be byte for byte the repository's own
-//! (the same for every table and version, so they carry no order and no
-//! hand), and only what a game produces (messages, API answers, log lines) is
-//! judged card by card.
+//! from: static files must be byte for byte the repository's own, and the
+//! game's reference (`/api/games/building-cities/reference`, where it exists)
+//! the same before any table and after every game, so neither carries an
+//! order or a hand; only what a game produces (messages, a table's API
+//! answers, log lines) is judged card by card.
 //!
 //! `engine_sweep.rs` sweeps the rules crate at every version as the server
 //! serializes it; `server_sweep.rs` plays tables through the real `citytable`

@@ -266,6 +266,7 @@ async fn server_sweep_messages_answers_files_and_logs() {
     let server = Launch::new(citytable_bin!(), &db.dir).start().await;
     let addr = server.addr;
     let started = std::time::Instant::now();
+    let handbook = reference(addr).await;
     let mut rng = Rng::new(env_num("CITYTABLE_LEAK_SEED", 0xb0c2));
     let games = env_num("CITYTABLE_BC_LEAK_SERVER_GAMES", 3);
     let mut played = Vec::new();
@@ -338,6 +339,11 @@ async fn server_sweep_messages_answers_files_and_logs() {
         }
     }
     let statics = served_files(addr).await;
+    assert_eq!(
+        handbook,
+        reference(addr).await,
+        "the reference is catalogue"
+    );
     let log = server.log.clone();
     server.stop().await;
     let lines = log.lock().unwrap().clone();
@@ -368,11 +374,26 @@ async fn server_sweep_messages_answers_files_and_logs() {
     }
     assert!(plays > 0, "challenges were played");
     eprintln!(
-        "building cities server sweep: {} tables, {messages} messages, {views} rebuilt views, {answers} API answers, {statics} static files, {} log lines checked; {plays} challenges played, the people's moves: {people:?}; in {:?}",
+        "building cities server sweep: {} tables, {messages} messages, {views} rebuilt views, {answers} API answers, {statics} static files (and a reference: {}), {} log lines checked; {plays} challenges played, the people's moves: {people:?}; in {:?}",
         played.len(),
+        handbook.is_some(),
         lines.len(),
         started.elapsed()
     );
+}
+
+/// The game's reference (a handbook naming every card), where the server
+/// serves one: the same before any table and after every game, so catalogue,
+/// not order; not judged card by card.
+async fn reference(addr: SocketAddr) -> Option<String> {
+    let path = "/api/games/building-cities/reference";
+    match try_http(addr, "GET", path, None).await.expect("http") {
+        (200, body) => Some(body),
+        (status, _) => {
+            assert_eq!(status, 404, "{path}");
+            None
+        }
+    }
 }
 
 /// Every file under `web/` the server serves is the repository's own, byte for
