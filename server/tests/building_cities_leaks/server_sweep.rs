@@ -94,13 +94,9 @@ async fn person(
         }
         let Some(s) = seat else { continue };
         let awaited = g.awaiting.contains(&u64::from(s));
-        let mut send = |v: Value| {
+        let mut move_msg = |mv: &Value| {
             next_id += 1;
-            let mut v = v;
-            if v["type"] == "move" {
-                v["id"] = json!(next_id);
-            }
-            v
+            json!({"type": "move", "id": next_id, "version": version, "mv": mv})
         };
         let msg = if kind == "legal_moves" && m["version"] == json!(version) && awaited {
             let moves = m["moves"].as_array().unwrap();
@@ -115,7 +111,7 @@ async fn person(
                 } else {
                     top[rng.below(top.len() as u64) as usize]
                 };
-                Some(send(json!({"type": "move", "version": version, "mv": mv})))
+                Some(move_msg(mv))
             }
         } else if !chatted && version > 5 {
             chatted = true;
@@ -124,7 +120,7 @@ async fn person(
             Some(match rng.below(10) {
                 0 => {
                     let probe: Value = serde_json::from_str(PROBES[rng.below(5) as usize]).unwrap();
-                    send(json!({"type": "move", "version": version, "mv": probe}))
+                    move_msg(&probe)
                 }
                 1 | 2 => json!({"type": "legal_moves", "of": building_cities::OTHER}),
                 3 => {
@@ -139,7 +135,7 @@ async fn person(
             // At most about 18 messages a second (the server allows 20).
             tokio::time::sleep_until(last + Duration::from_millis(55)).await;
             last = tokio::time::Instant::now();
-            asked = msg["type"] != "chat";
+            asked |= msg["type"] != "chat";
             c.send(&msg).await;
         }
     }
