@@ -58,7 +58,8 @@ fn greedy(g: &BuildingCities, seat: Seat, moves: Vec<Move>) -> Move {
                 .map(|(_, m)| m.clone());
             return best.unwrap_or_else(|| moves[0].clone());
         }
-        Phase::TaskForcePrompt { .. } => return Move::UseTaskForce {},
+        // Always a Task Force when it holds one (listed first).
+        Phase::TaskForcePrompt { .. } => return moves[0].clone(),
         // The most valuable building is listed last (E5).
         Phase::ChooseDestroyed { .. } => return moves.last().cloned().unwrap_or(Move::EndTurn {}),
         Phase::Demand {

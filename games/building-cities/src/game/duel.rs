@@ -90,12 +90,13 @@ impl BuildingCities {
         true
     }
 
-    /// E5: the seat may play a challenge when he holds one and has a target.
+    /// E5: the seat may play a challenge when he holds a card and has a
+    /// target. A hand of Task Forces only opens the decision too (he can but
+    /// keep it): whether it opens must not tell what the hand holds.
     pub(crate) fn open_play(&mut self, seat: usize) -> bool {
-        let p = &self.players[seat];
-        let playable = p.hand.iter().any(|c| *c != Chal::TaskForce);
+        let held = !self.players[seat].hand.is_empty();
         let target = (0..self.players.len()).any(|o| o != seat && self.playing(o));
-        if playable && target {
+        if held && target {
             self.stage = Stage::Play(seat as Seat);
             self.period += 1;
             return true;
@@ -193,18 +194,28 @@ impl BuildingCities {
             }
             .into(),
         );
-        if self.players[t].hand.contains(&Chal::TaskForce) {
-            self.stage = Stage::Prompt {
-                by: seat,
-                target,
-                card: c,
-            };
-            self.period += 1;
-            return Ok(());
-        }
-        self.hit(t, i, Some(s), ev);
-        self.resume(ev);
+        // The target is asked whether or not he holds a Task Force: the
+        // prompt must not tell the others what his hand holds.
+        self.stage = Stage::Prompt {
+            by: seat,
+            target,
+            card: c,
+        };
+        self.period += 1;
         Ok(())
+    }
+
+    /// Whether the seat holds a Task Force (E5).
+    pub(crate) fn holds_task_force(&self, seat: usize) -> bool {
+        self.players[seat].hand.contains(&Chal::TaskForce)
+    }
+
+    /// Whether the seat holds a challenge he may play (E5).
+    pub(crate) fn holds_playable(&self, seat: usize) -> bool {
+        self.players[seat]
+            .hand
+            .iter()
+            .any(|c| *c != Chal::TaskForce)
     }
 
     /// E5: the target of a played challenge answers.

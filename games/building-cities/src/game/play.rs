@@ -61,12 +61,15 @@ impl BuildingCities {
                         }
                     }
                 }
-                if self.players[s].hand.len() < self.hb.economy.challenges.hand_max as usize {
+                if self.may_keep(s) {
                     out.push(Move::KeepChallenges {});
                 }
                 out
             }
-            Stage::Prompt { .. } => vec![Move::UseTaskForce {}, Move::AcceptChallenge {}],
+            Stage::Prompt { .. } if self.holds_task_force(s) => {
+                vec![Move::UseTaskForce {}, Move::AcceptChallenge {}]
+            }
+            Stage::Prompt { .. } => vec![Move::AcceptChallenge {}],
             Stage::Auction(a) => {
                 let min = a.min_bid(seat, self.hb.economy.auction_min_raise);
                 let mut out = vec![Move::PassAuction {}];
@@ -131,14 +134,16 @@ impl BuildingCities {
                 self.play_challenge(seat, *card, *target, ev)
             }
             (Stage::Play(_), Move::KeepChallenges {}) => {
-                let max = self.hb.economy.challenges.hand_max as usize;
-                if self.players[s].hand.len() >= max {
+                if !self.may_keep(s) {
                     return Err(Rule::HandFull);
                 }
                 self.resume(ev);
                 Ok(())
             }
             (Stage::Prompt { .. }, Move::UseTaskForce {}) => {
+                if !self.holds_task_force(s) {
+                    return Err(Rule::NoSuchCard);
+                }
                 self.answer(true, ev);
                 Ok(())
             }
@@ -154,6 +159,12 @@ impl BuildingCities {
             (Stage::Choose(_), _) => self.choose(mv, ev),
             _ => Err(Rule::WrongPhase),
         }
+    }
+
+    /// E5: a full hand must play, unless it holds nothing but Task Forces.
+    fn may_keep(&self, s: usize) -> bool {
+        self.players[s].hand.len() < self.hb.economy.challenges.hand_max as usize
+            || !self.holds_playable(s)
     }
 
     /// A timed-out building phase ends the seat's turn (inactive, B7); a

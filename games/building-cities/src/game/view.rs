@@ -6,7 +6,7 @@ use crate::wire::{Phase, PlayerView, Private, View};
 use engine::{Seat, Viewer};
 
 impl BuildingCities {
-    fn chal_id(&self, c: Chal) -> String {
+    pub(super) fn chal_id(&self, c: Chal) -> String {
         match c {
             Chal::Card(i) => self.hb.challenges[i].id.clone(),
             Chal::TaskForce => self.hb.task_force.id.clone(),

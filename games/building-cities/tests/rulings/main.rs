@@ -680,7 +680,13 @@ fn ruling_e5_despicable_hand_is_hidden_and_played_on_an_opponent() {
         code(&mut g, 0, Move::PlayChallenge { card: 0, target: 0 }),
         "no_such_target"
     );
-    let events = ok(&mut g, 0, Move::PlayChallenge { card: 0, target: 1 });
+    // The target is asked whether he holds a Task Force or not (the prompt
+    // tells nobody what his hand holds); with none he can but accept.
+    ok(&mut g, 0, Move::PlayChallenge { card: 0, target: 1 });
+    assert_eq!(view(&g).phase, Phase::TaskForcePrompt { by: 0, target: 1 });
+    assert_eq!(g.legal_moves(1), vec![Move::AcceptChallenge {}]);
+    assert_eq!(code(&mut g, 1, Move::UseTaskForce {}), "no_such_card");
+    let events = ok(&mut g, 1, Move::AcceptChallenge {});
     assert!(events.iter().any(|e| matches!(
         &e.kind,
         EventKind::Bank {
@@ -690,11 +696,18 @@ fn ruling_e5_despicable_hand_is_hidden_and_played_on_an_opponent() {
             ..
         }
     )));
-    // Seat 1 holds only a Task Force: nothing to play, the round goes on.
+    // Seat 1 holds only a Task Force: he is asked to play all the same (the
+    // decision tells nobody what his hand holds) and can but keep it.
     assert_eq!(view(&g).players[1].hand, 1);
+    assert_eq!(view(&g).phase, Phase::PlayChallenge { seat: 1 });
+    assert_eq!(g.legal_moves(1), vec![Move::KeepChallenges {}]);
+    ok(&mut g, 1, Move::KeepChallenges {});
     assert_eq!(view(&g).phase, Phase::Building);
     for _ in 0..3 {
         g.test_stack_event("ev_calm");
+        g.timeout();
+        // Seat 1 keeps his Task Force.
+        assert_eq!(view(&g).phase, Phase::PlayChallenge { seat: 1 });
         g.timeout();
     }
     assert!(g.test_stack_challenge("ch_bridge_collapse"));
@@ -711,6 +724,10 @@ fn ruling_e5_despicable_hand_is_hidden_and_played_on_an_opponent() {
         }
     );
     assert!(g.awaiting().window_ms.is_some());
+    assert_eq!(
+        g.legal_moves(1),
+        vec![Move::UseTaskForce {}, Move::AcceptChallenge {}]
+    );
     let events = ok(&mut g, 1, Move::UseTaskForce {});
     assert!(!events.iter().any(|e| matches!(
         &e.kind,
