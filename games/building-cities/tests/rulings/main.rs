@@ -683,7 +683,14 @@ fn ruling_e5_despicable_hand_is_hidden_and_played_on_an_opponent() {
     // The target is asked whether he holds a Task Force or not (the prompt
     // tells nobody what his hand holds); with none he can but accept.
     ok(&mut g, 0, Move::PlayChallenge { card: 0, target: 1 });
-    assert_eq!(view(&g).phase, Phase::TaskForcePrompt { by: 0, target: 1 });
+    assert_eq!(
+        view(&g).phase,
+        Phase::TaskForcePrompt {
+            by: 0,
+            target: 1,
+            card: "ch_bridge_collapse".to_string()
+        }
+    );
     assert_eq!(g.legal_moves(1), vec![Move::AcceptChallenge {}]);
     assert_eq!(code(&mut g, 1, Move::UseTaskForce {}), "no_such_card");
     let events = ok(&mut g, 1, Move::AcceptChallenge {});
