@@ -478,11 +478,29 @@ pub struct View {
     /// The viewer's own Despicable hand (card ids): `null` for spectators and
     /// in the public view; a seat's [`Private`] overlay fills it.
     pub hand: Option<Vec<String>>,
+    /// The viewer's own [`Palette`] in his building phase: for each building
+    /// a `tile` may name, `null` when some spot is legal now, else the first
+    /// rule refusing it. `null` for spectators, in the public view and outside
+    /// the seat's building phase; a seat's [`Private`] overlay fills it.
+    pub palette: Option<Palette>,
 }
 
-/// A seat's own hidden hand (Despicable Annihilation).
+/// For every building a `tile` move may name (by id), whether the seat may
+/// build it now, in his building phase: `null` when some spot is legal
+/// (`legal_moves` with `of` that id lists them), otherwise the first rule that
+/// refuses it: its own checks (`not_enough_moves`,
+/// `not_enough_maya`, `limit` for the city, `priority`, `forbidden`,
+/// `not_offered`, `metro_pairing`); a district's (`limit`, `requirement`)
+/// where a spot is; the map's when no district takes it anywhere (`map` with
+/// `grids_first` or `grid_already_built`); else `no_spot`.
+pub type Palette = std::collections::BTreeMap<String, Option<Rule>>;
+
+/// What only the seat sees: his Despicable Annihilation hand and, in his
+/// building phase, his palette.
 #[derive(Clone, Debug, PartialEq, Serialize, TS)]
 #[ts(rename = "BuildingCitiesPrivate")]
 pub struct Private {
     pub hand: Option<Vec<String>>,
+    /// `null` outside his building phase (every tile then waits for it).
+    pub palette: Option<Palette>,
 }
