@@ -6,8 +6,9 @@
 //! its turn when nothing pays back. It plans for the objective: the buildings
 //! still missing come first (keeping a cushion), the B5 needs that hold them
 //! back next, a road to the grids of a district their requirements need, and
-//! a demand that would hold them back is refused when the bank pays it. Both see only what their seat may see (the
-//! cities are public; the greedy bot reads its own hand).
+//! a demand that would hold them back is refused when the bank pays it. Both
+//! see only what their seat may see (the greedy bot reads the public view:
+//! cities, banks and phases, and its own legal moves).
 
 use crate::city::{Footprint, TileKind};
 use crate::game::BuildingCities;
@@ -41,7 +42,8 @@ pub(crate) fn bot_move(
 }
 
 fn greedy(g: &BuildingCities, seat: Seat, moves: Vec<Move>) -> Move {
-    let view = g.view(Viewer::Seat(seat));
+    // Cities, banks and phases are public: the spectators' view is enough.
+    let view = g.view(Viewer::Spectator);
     match view.phase {
         Phase::Building => {}
         Phase::PlayChallenge { .. } => {
@@ -105,7 +107,7 @@ fn greedy(g: &BuildingCities, seat: Seat, moves: Vec<Move>) -> Move {
         .any(|x| matches!(x, Goal::Bank { .. }));
     let bank = g.bank(seat);
     // Repay the loan as soon as it leaves a cushion.
-    let due = g.view(Viewer::Seat(seat)).players[usize::from(seat)].loan_due;
+    let due = view.players[usize::from(seat)].loan_due;
     let due_soon = due.is_some_and(|d| d <= g.round() + 1);
     if moves.contains(&Move::RepayLoan {}) && (due_soon || (!wants_bank && bank >= 700)) {
         return Move::RepayLoan {};
