@@ -12,8 +12,10 @@
 //! - [`Entry`] and [`replay`]: the move log is the truth; a game is rebuilt from it.
 //! - [`Illegal`] and [`Rule`]: a refusal is a stable code with typed arguments, never a sentence.
 //! - [`GameRng`]: the only source of randomness, stored inside the state.
+//! - [`text`]: cleaning what people type (names, a room's card titles).
 
 mod rng;
+pub mod text;
 
 pub use rng::GameRng;
 

@@ -15,6 +15,7 @@ use super::Handbook;
 use super::cards::{CardError, Condition, Effect, Goal, Objective};
 use super::fit::Unfit;
 use super::model::{Target, Text};
+use engine::text::is_invisible;
 use serde::{Deserialize, Deserializer, Serialize};
 use ts_rs::TS;
 
@@ -140,22 +141,6 @@ impl CustomError {
         };
         Some(u64::from(limit))
     }
-}
-
-/// Bidi controls and zero-width characters: they show nothing themselves but
-/// can reorder or hide the text around them.
-fn is_invisible(c: char) -> bool {
-    matches!(
-        c,
-        '\u{00AD}'
-            | '\u{061C}'
-            | '\u{180E}'
-            | '\u{200B}'..='\u{200F}'
-            | '\u{202A}'..='\u{202E}'
-            | '\u{2060}'..='\u{2064}'
-            | '\u{2066}'..='\u{2069}'
-            | '\u{FEFF}'
-    )
 }
 
 /// A title as every visitor sees it: control characters (line breaks, tabs)
