@@ -144,17 +144,21 @@ test('mid-game: tiles drawn, a building in hand asks its spots; every spot highl
   await ctx.close();
 });
 
-test('the palette says why a building cannot be built, and its numbers', async () => {
-  const { page, errors, ctx } = await open('solo-mid');
+test('the palette: what may be built now, why the rest may not, and their numbers', async () => {
+  const { page, errors, ctx, data } = await open('solo-mid');
   const item = page.locator('#bci-palette [data-building="stadium"]');
   assert.match((await item.textContent()) ?? '', /1,000 Maya · 10 moves · \+160/);
+  // Buildable exactly when the rules list a spot for it (the seat's private palette).
+  const listed = [...new Set(data.legal.filter((/** @type {any} */ m) => m.type === 'tile').map((/** @type {any} */ m) => m.building))].sort();
+  const can = await page.$$eval('#bci-palette [data-can=yes]', (els) => els.map((e) => e.getAttribute('data-building')));
+  assert.deepEqual(can.sort(), listed);
   const cannot = await page.$$eval('#bci-palette [data-can=no]', (els) => els.map((e) => [e.getAttribute('data-building'), e.querySelector('.why')?.textContent ?? '']));
-  for (const [, why] of cannot) assert.ok(why.length > 0, 'a building that cannot be built says why');
+  assert.ok(cannot.length > 10, 'most buildings wait for something');
+  for (const [id, why] of cannot) assert.ok(why.length > 0 && !/bci\.|_/.test(why), `${id} says why: ${why}`);
+  assert.equal(await page.locator('#bci-palette [data-can=""]').count(), 0, 'the palette names every building');
   // A building that cannot be built is not taken in hand.
-  if (cannot.length) {
-    await page.click(`#bci-palette [data-building="${cannot[0][0]}"]`);
-    assert.equal(await page.locator('#bci-tool').count(), 0);
-  }
+  await page.click(`#bci-palette [data-building="${cannot[0][0]}"]`);
+  assert.equal(await page.locator('#bci-tool').count(), 0);
   assert.deepEqual(errors, []);
   await ctx.close();
 });

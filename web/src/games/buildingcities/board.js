@@ -21,6 +21,7 @@ import { statusBar, turnTrack, objectiveCard, drawnCards, mayors, finalPanel, na
 import { crossMarks, previewOf } from './preview.js';
 import { nextDistrict, districtPrices, price, blockKey } from './geometry.js';
 import { paletteStatus } from './status.js';
+import { ruleText } from './words.js';
 
 /**
  * @typedef {import('./types').View} View
@@ -229,6 +230,7 @@ export function createBuildingCitiesBoard(ctx) {
             rotations,
             spots: tool === 'road' ? (other ? roads.size : null) : toolMoves ? spots.size : null,
             roadPrice: price(building('road')?.cost ?? 0, variant, owned),
+            why: whyNot(paletteStatus(view)(tool)),
             at,
             preview,
             marks,
@@ -278,6 +280,12 @@ export function createBuildingCitiesBoard(ctx) {
     },
   };
 }
+
+/**
+ * Why the palette says a building cannot be built now, in words.
+ * @param {import('./palette.js').Status | null} status
+ */
+const whyNot = (status) => (status && !status.can && status.rule ? ruleText(status.rule) : null);
 
 /**
  * A listed tile move as it is sent: its preview stays here.
