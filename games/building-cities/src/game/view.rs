@@ -81,6 +81,7 @@ impl BuildingCities {
             events_left: self.events.len() as u32,
             challenges_left: self.challenges.len() as u32,
             winners: self.winners.clone(),
+            end: self.end,
             hand: match viewer {
                 Viewer::Seat(seat) => self.private_view(seat).hand,
                 Viewer::Spectator => None,
