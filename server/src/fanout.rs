@@ -13,16 +13,21 @@ use axum::extract::ws::Utf8Bytes;
 use engine::{Outcome, Seat, Viewer};
 use protocol::AwaitingInfo;
 use serde::Serialize;
-use serde_json::Value;
 
 use crate::games::ErasedGame;
 use crate::views::{self, Ops, ViewJson, push_token, value_at};
 
 /// The views every viewer of a game holds now: the public one and each seat's
-/// overlay.
+/// overlay, as the game wrote them.
 pub struct ViewCache {
     public: ViewJson,
-    private: Vec<Value>,
+    private: Vec<Overlay>,
+}
+
+/// A seat's overlay and the places it writes to in the public view.
+struct Overlay {
+    text: String,
+    places: Vec<String>,
 }
 
 /// What one move changed: the public patch for everyone, and each seat's own
@@ -34,9 +39,16 @@ pub struct Patches {
 
 impl ViewCache {
     pub fn new(state: &dyn ErasedGame, seats: u8) -> ViewCache {
+        let public = ViewJson::new(state.view_json(Viewer::Spectator));
         ViewCache {
-            public: ViewJson::new(state.view_json(Viewer::Spectator)),
-            private: (0..seats).map(|s| state.private_view(s)).collect(),
+            private: (0..seats)
+                .map(|s| {
+                    let text = state.private_view_json(s);
+                    let places = leaves(&text, &public).into_iter().map(|(p, _)| p).collect();
+                    Overlay { text, places }
+                })
+                .collect(),
+            public,
         }
     }
 
@@ -49,16 +61,25 @@ impl ViewCache {
         let mut seats = Vec::with_capacity(self.private.len());
         for (seat, old) in self.private.iter_mut().enumerate() {
             let seat = Seat::try_from(seat).unwrap_or(Seat::MAX);
-            let new = state.private_view(seat);
-            let ops =
-                private_ops(&public_ops, &self.public, &public, old, &new).unwrap_or_else(|| {
+            let new = state.private_view_json(seat);
+            // Most moves leave most overlays as they were, and the public
+            // patch nowhere near their places: nothing to find.
+            let near = |q: &String| old.places.iter().any(|p| under(p, q) || under(q, p));
+            if new == old.text && !public_ops.paths().iter().any(near) {
+                seats.push(Ops::default());
+                continue;
+            }
+            let new_places = leaves(&new, &public);
+            let ops = private_ops(&public_ops, &self.public, &old.text, &public, &new_places)
+                .unwrap_or_else(|| {
                     // The overlay changed its shape under the patch: the whole view.
                     let mut ops = Ops::default();
                     ops.push("replace", "", Some(&state.view_json(Viewer::Seat(seat))));
                     ops
                 });
             seats.push(ops);
-            *old = new;
+            old.places = new_places.into_iter().map(|(p, _)| p).collect();
+            old.text = new;
         }
         self.public = public;
         Patches {
@@ -68,16 +89,17 @@ impl ViewCache {
     }
 }
 
-/// The places an overlay writes to, with what it writes there: it descends into
-/// objects of the overlay where the public view holds an object or array.
-fn leaves<'a>(overlay: &'a Value, public: &ViewJson) -> Vec<(String, &'a Value)> {
+/// The places an overlay (JSON text) writes to, with the text it writes there:
+/// it descends into objects of the overlay where the public view holds an
+/// object or array.
+fn leaves<'a>(overlay: &'a str, public: &ViewJson) -> Vec<(String, &'a str)> {
     let mut out = Vec::new();
-    match overlay {
-        Value::Object(map) if public.text().starts_with('{') => {
+    match views::object_members(overlay) {
+        Some(members) if public.text().starts_with('{') => {
             let mut pointer = String::new();
-            for (key, value) in map {
-                push_token(&mut pointer, key);
-                sub_leaves(value, public.field(key), &mut pointer, &mut out);
+            for (key, value) in members {
+                push_token(&mut pointer, &key);
+                sub_leaves(value, public.field(&key), &mut pointer, &mut out);
                 pointer.clear();
             }
         }
@@ -87,24 +109,30 @@ fn leaves<'a>(overlay: &'a Value, public: &ViewJson) -> Vec<(String, &'a Value)>
 }
 
 fn sub_leaves<'a>(
-    overlay: &'a Value,
+    overlay: &'a str,
     public: Option<&str>,
     pointer: &mut String,
-    out: &mut Vec<(String, &'a Value)>,
+    out: &mut Vec<(String, &'a str)>,
 ) {
-    match (overlay, public) {
-        (Value::Object(map), Some(text)) if text.starts_with(['{', '[']) => {
+    let members = match public {
+        Some(text) if text.starts_with(['{', '[']) => {
+            views::object_members(overlay).map(|members| (text, members))
+        }
+        _ => None,
+    };
+    match members {
+        Some((text, members)) => {
             let at = pointer.len();
             let mut token = String::new();
-            for (key, value) in map {
+            for (key, value) in members {
                 token.clear();
-                push_token(&mut token, key);
+                push_token(&mut token, &key);
                 pointer.push_str(&token);
                 sub_leaves(value, value_at(text, &token), pointer, out);
                 pointer.truncate(at);
             }
         }
-        _ => out.push((pointer.clone(), overlay)),
+        None => out.push((pointer.clone(), overlay)),
     }
 }
 
@@ -115,21 +143,20 @@ fn under(pointer: &str, ancestor: &str) -> bool {
         .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
 }
 
-/// One seat's operations after the public ones, or `None` when the overlay's
-/// places changed in a way these operations cannot follow.
+/// One seat's operations after the public ones (its new overlay given by its
+/// places, [`leaves`]), or `None` when the overlay's places changed in a way
+/// these operations cannot follow. Values are compared
+/// as the JSON text the game and the public view wrote (`serde_json` writes a
+/// value one way), so nothing is decoded.
 fn private_ops(
     public_ops: &Ops,
     old_public: &ViewJson,
+    old: &str,
     new_public: &ViewJson,
-    old: &Value,
-    new: &Value,
+    new_leaves: &[(String, &str)],
 ) -> Option<Ops> {
     let mut ops = Ops::default();
-    if old == new && public_ops.is_empty() {
-        return Some(ops);
-    }
     let old_leaves = leaves(old, old_public);
-    let new_leaves = leaves(new, new_public);
     let touched = |p: &str| public_ops.paths().iter().any(|op| under(p, op));
     for (p, _) in &old_leaves {
         // A public operation inside a private value, or places nested in each
@@ -142,18 +169,14 @@ fn private_ops(
             return None;
         }
     }
-    let public_at = |p: &str| -> Option<Value> {
-        new_public
-            .at(p)
-            .map(|text| serde_json::from_str(text).unwrap_or(Value::Null))
-    };
-    let mut emit = |p: &str, current: Option<Value>, desired: Option<&Value>| {
-        if current.as_ref() == desired {
+    let public_at = |p: &str| new_public.at(p);
+    let mut emit = |p: &str, current: Option<&str>, desired: Option<&str>| {
+        if current == desired {
             return;
         }
         match (current, desired) {
-            (None, Some(v)) => ops.push("add", p, Some(&v.to_string())),
-            (Some(_), Some(v)) => ops.push("replace", p, Some(&v.to_string())),
+            (None, Some(v)) => ops.push("add", p, Some(v)),
+            (Some(_), Some(v)) => ops.push("replace", p, Some(v)),
             (Some(_), None) => ops.push("remove", p, None),
             (None, None) => {}
         }
@@ -166,14 +189,14 @@ fn private_ops(
         let current = if touched(p) {
             public_at(p)
         } else {
-            Some((*value).clone())
+            Some(*value)
         };
-        emit(p, current, public_at(p).as_ref());
+        emit(p, current, public_at(p));
     }
-    for (p, value) in &new_leaves {
+    for (p, value) in new_leaves {
         let kept = old_leaves.iter().find(|(q, _)| q == p);
         let current = match kept {
-            Some((_, was)) if !touched(p) => Some((*was).clone()),
+            Some((_, was)) if !touched(p) => Some(*was),
             _ => public_at(p),
         };
         emit(p, current, Some(value));
@@ -251,6 +274,7 @@ mod tests {
     use crate::games::{Adapter, GameKind, SetupDoc};
     use engine::{BotLevel, GameRng};
     use protocol::ServerMsg;
+    use serde_json::Value;
     use std::sync::Arc;
 
     fn kinds() -> Vec<(Arc<dyn GameKind>, u8)> {

@@ -72,8 +72,9 @@ pub trait ErasedGame: Send + Sync {
     fn view(&self, viewer: Viewer) -> Value;
     /// The same view as JSON text (cheaper than a `Value` when it is only sent or compared).
     fn view_json(&self, viewer: Viewer) -> String;
-    /// `seat`'s private overlay on the public view ([`engine::Game::Private`]).
-    fn private_view(&self, seat: Seat) -> Value;
+    /// `seat`'s private overlay on the public view ([`engine::Game::Private`]),
+    /// as JSON text (compared as it is: most moves leave most overlays as they were).
+    fn private_view_json(&self, seat: Seat) -> String;
     fn outcome(&self) -> Option<Outcome>;
     /// The legal moves of `seat`, or the part `of` names ([`Game::legal_moves_of`]).
     fn legal_moves(&self, seat: Seat, of: Option<&str>) -> Vec<Value>;
@@ -179,8 +180,9 @@ impl<G: Game> ErasedGame for Running<G> {
         serde_json::to_string(&self.0.view(viewer)).unwrap_or_default()
     }
 
-    fn private_view(&self, seat: Seat) -> Value {
-        to_value(&self.0.private_view(seat))
+    fn private_view_json(&self, seat: Seat) -> String {
+        // Serializing our own plain data types cannot fail.
+        serde_json::to_string(&self.0.private_view(seat)).unwrap_or_default()
     }
 
     fn outcome(&self) -> Option<Outcome> {

@@ -143,6 +143,17 @@ fn object_fields(text: &str) -> Option<Vec<(Range<usize>, Range<usize>)>> {
     Some(fields)
 }
 
+/// The members of a JSON object written by `serde_json`: each key (unescaped)
+/// and the text of its value, in key order. `None` if the text is no object.
+pub fn object_members(text: &str) -> Option<Vec<(Cow<'_, str>, &str)>> {
+    Some(
+        object_fields(text)?
+            .into_iter()
+            .map(|(k, v)| (unescape(&text[k]), &text[v]))
+            .collect(),
+    )
+}
+
 /// A key as written between its quotes, unescaped.
 fn unescape(key: &str) -> Cow<'_, str> {
     if key.contains('\\') {

@@ -677,7 +677,7 @@ export type BuildingCitiesRotation = "R0" | "R90";
 
 export type BuildingCitiesRoute = "industries" | "trucks" | "planes" | "trains" | "ships";
 
-export type BuildingCitiesRule = { "code": "wrong_phase" } | { "code": "map", "args": { refusal: BuildingCitiesRefusal, } } | { "code": "unknown_building", "args": { building: string, } } | { "code": "not_buildable", "args": { building: string, } } | { "code": "square_rotation" } | { "code": "not_enough_moves", "args": { needed: number, left: number, } } | { "code": "not_enough_maya", "args": { needed: number, bank: number, } } | { "code": "limit", "args": { building: string, max: number, } } | { "code": "requirement", "args": { building: string, } } | { "code": "priority", "args": { building: string, } } | { "code": "forbidden", "args": { building: string, } } | { "code": "not_offered", "args": { building: string, } } | { "code": "metro_pairing" } | { "code": "district_conditions", "args": { bank_more_than: number, tiles_more_than: number, } } | { "code": "no_more_districts" } | { "code": "no_upgrade" } | { "code": "cannot_repay" } | { "code": "must_spend", "args": { spent: number, min: number, } } | { "code": "must_build" } | { "code": "no_such_card" } | { "code": "no_such_target" } | { "code": "hand_full" } | { "code": "bad_bid", "args": { min: number, } };
+export type BuildingCitiesRule = { "code": "wrong_phase" } | { "code": "map", "args": { refusal: BuildingCitiesRefusal, } } | { "code": "unknown_building", "args": { building: string, } } | { "code": "not_buildable", "args": { building: string, } } | { "code": "square_rotation" } | { "code": "not_enough_moves", "args": { needed: number, left: number, } } | { "code": "not_enough_maya", "args": { needed: number, bank: number, } } | { "code": "limit", "args": { building: string, max: number, } } | { "code": "requirement", "args": { building: string, } } | { "code": "priority", "args": { building: string, } } | { "code": "forbidden", "args": { building: string, } } | { "code": "not_offered", "args": { building: string, } } | { "code": "metro_pairing" } | { "code": "no_spot", "args": { building: string, } } | { "code": "district_conditions", "args": { bank_more_than: number, tiles_more_than: number, } } | { "code": "no_more_districts" } | { "code": "no_upgrade" } | { "code": "cannot_repay" } | { "code": "must_spend", "args": { spent: number, min: number, } } | { "code": "must_build" } | { "code": "no_such_card" } | { "code": "no_such_target" } | { "code": "hand_full" } | { "code": "bad_bid", "args": { min: number, } };
 
 export type BuildingCitiesScope = "district" | "city";
 
@@ -736,7 +736,14 @@ end: BuildingCitiesEndReason | null,
  * The viewer's own Despicable hand (card ids): `null` for spectators and
  * in the public view; a seat's [`Private`] overlay fills it.
  */
-hand: Array<string> | null, };
+hand: Array<string> | null, 
+/**
+ * The viewer's own [`Palette`] in his building phase: for each building
+ * a `tile` may name, `null` when some spot is legal now, else the first
+ * rule refusing it. `null` for spectators, in the public view and outside
+ * the seat's building phase; a seat's [`Private`] overlay fills it.
+ */
+palette: { [key in string]: BuildingCitiesRule | null } | null, };
 
 export type ChatLine = { name: string, seat?: number, text: string, 
 /**

@@ -56,6 +56,9 @@ test('solo start: the map, the palette, roads block by block from the junction',
   assert.equal(await page.locator('#bci-scroll .bci-district.owned').count(), city.districts.length);
   assert.equal(await page.locator('#bci-scroll .bci-sea').count(), 7);
   assert.equal(await page.locator('#bci-scroll .bci-highway .ramp').count(), 1, 'the motorway junction');
+  // The districts not owned, greyed with what they would cost: 300 next to D1, more farther.
+  assert.equal(await page.getAttribute('#bci-scroll [data-district=D2] .bci-district-price', 'data-price'), '300');
+  assert.ok(Number(await page.getAttribute('#bci-scroll [data-district=D6] .bci-district-price', 'data-price')) > 300);
   assert.equal(Number(await page.getAttribute('#bci-bank', 'data-bank')), data.view.players[0].bank);
   assert.equal(Number(await page.getAttribute('#bci-moves', 'data-moves')), data.view.players[0].moves_left);
   assert.deepEqual(await asked(page), ['other'], 'the building phase asks every move but the tiles');
@@ -141,17 +144,21 @@ test('mid-game: tiles drawn, a building in hand asks its spots; every spot highl
   await ctx.close();
 });
 
-test('the palette says why a building cannot be built, and its numbers', async () => {
-  const { page, errors, ctx } = await open('solo-mid');
+test('the palette: what may be built now, why the rest may not, and their numbers', async () => {
+  const { page, errors, ctx, data } = await open('solo-mid');
   const item = page.locator('#bci-palette [data-building="stadium"]');
   assert.match((await item.textContent()) ?? '', /1,000 Maya · 10 moves · \+160/);
+  // Buildable exactly when the rules list a spot for it (the seat's private palette).
+  const listed = [...new Set(data.legal.filter((/** @type {any} */ m) => m.type === 'tile').map((/** @type {any} */ m) => m.building))].sort();
+  const can = await page.$$eval('#bci-palette [data-can=yes]', (els) => els.map((e) => e.getAttribute('data-building')));
+  assert.deepEqual(can.sort(), listed);
   const cannot = await page.$$eval('#bci-palette [data-can=no]', (els) => els.map((e) => [e.getAttribute('data-building'), e.querySelector('.why')?.textContent ?? '']));
-  for (const [, why] of cannot) assert.ok(why.length > 0, 'a building that cannot be built says why');
+  assert.ok(cannot.length > 10, 'most buildings wait for something');
+  for (const [id, why] of cannot) assert.ok(why.length > 0 && !/bci\.|_/.test(why), `${id} says why: ${why}`);
+  assert.equal(await page.locator('#bci-palette [data-can=""]').count(), 0, 'the palette names every building');
   // A building that cannot be built is not taken in hand.
-  if (cannot.length) {
-    await page.click(`#bci-palette [data-building="${cannot[0][0]}"]`);
-    assert.equal(await page.locator('#bci-tool').count(), 0);
-  }
+  await page.click(`#bci-palette [data-building="${cannot[0][0]}"]`);
+  assert.equal(await page.locator('#bci-tool').count(), 0);
   assert.deepEqual(errors, []);
   await ctx.close();
 });

@@ -4,7 +4,7 @@
 //! bonuses tried on a few spots), lays the road that opens the most room when
 //! the districts run out of spots, buys districts as soon as it may, and ends
 //! its turn when nothing pays back. Both see only what their seat may see (the
-//! cities are public; the greedy bot reads its own hand).
+//! greedy bot reads the public view: cities, banks and phases).
 
 use crate::city::{Footprint, TileKind};
 use crate::game::BuildingCities;
@@ -37,7 +37,8 @@ pub(crate) fn bot_move(
 }
 
 fn greedy(g: &BuildingCities, seat: Seat, moves: Vec<Move>) -> Move {
-    let view = g.view(Viewer::Seat(seat));
+    // Cities, banks and phases are public: the spectators' view is enough.
+    let view = g.view(Viewer::Spectator);
     match view.phase {
         Phase::Building => {}
         Phase::PlayChallenge { .. } => {
@@ -98,7 +99,7 @@ fn greedy(g: &BuildingCities, seat: Seat, moves: Vec<Move>) -> Move {
         .any(|x| matches!(x, Goal::Bank { .. }));
     let bank = g.bank(seat);
     // Repay the loan as soon as it leaves a cushion.
-    let due = g.view(Viewer::Seat(seat)).players[usize::from(seat)].loan_due;
+    let due = view.players[usize::from(seat)].loan_due;
     let due_soon = due.is_some_and(|d| d <= g.round() + 1);
     if moves.contains(&Move::RepayLoan {}) && (due_soon || (!wants_bank && bank >= 700)) {
         return Move::RepayLoan {};

@@ -3,13 +3,16 @@
 //! of the full list, in its order; `of` [`OTHER`] lists every other move; an
 //! id that is no ground building lists nothing. Each listed tile's preview is
 //! what playing it does: the Maya it takes from the bank, the moves, and the
-//! change of the seat's district value.
+//! change of the seat's district value. The palette is there exactly in the
+//! seat's building phase, and says a building may be built exactly when
+//! `legal_moves_of` lists a spot for it, and otherwise why.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use building_cities::{BuildingCities, Mode, Move, OTHER, Options, Preview};
-use engine::{BotLevel, Entry, Game, GameRng, Seat, Setup};
+use building_cities::{BuildingCities, Mode, Move, OTHER, Options, Phase, Preview, Rule};
+use engine::{BotLevel, Entry, Game, GameRng, Seat, Setup, Viewer};
 use proptest::prelude::*;
+use std::collections::BTreeMap;
 
 fn setup(mode: Mode, seats: u8, seed: u64) -> Setup<Options> {
     Setup {
@@ -121,6 +124,86 @@ fn previews_are_what_playing_does(g: &BuildingCities, seat: Seat, seen: &mut See
     }
 }
 
+/// The palette's reasons met, by code (`none` for no palette), for the
+/// coverage check.
+type Reasons = BTreeMap<&'static str, usize>;
+
+fn palette_agrees_with_the_list(g: &BuildingCities, seat: Seat, reasons: &mut Reasons) {
+    assert_eq!(g.view(Viewer::Spectator).palette, None);
+    // A palette exactly in the seat's own building phase.
+    let building =
+        g.awaiting().includes(seat) && g.view(Viewer::Spectator).phase == Phase::Building;
+    let Some(palette) = g.private_view(seat).palette else {
+        assert!(!building);
+        *reasons.entry("none").or_default() += 1;
+        for b in &g.handbook().buildings {
+            assert_eq!(g.legal_moves_of(seat, &b.id), [], "{}", b.id);
+        }
+        return;
+    };
+    assert!(building);
+    let mut tiles: Vec<&str> = g
+        .handbook()
+        .buildings
+        .iter()
+        .filter(|b| b.is_tile())
+        .map(|b| b.id.as_str())
+        .collect();
+    tiles.sort_unstable();
+    assert_eq!(
+        palette.keys().map(String::as_str).collect::<Vec<_>>(),
+        tiles
+    );
+    assert!(!tiles.contains(&"road") && tiles.contains(&"house"));
+    for (id, refused) in &palette {
+        let listed = g.legal_moves_of(seat, id);
+        assert_eq!(refused.is_none(), !listed.is_empty(), "{id}: {refused:?}");
+        if let Some(rule) = refused {
+            assert_ne!(*rule, Rule::WrongPhase, "{id}");
+            *reasons.entry(engine::Rule::code(rule)).or_default() += 1;
+            // A reason names the building when it names one.
+            let v = serde_json::to_value(rule).unwrap();
+            if let Some(named) = v["args"]["building"].as_str() {
+                assert_eq!(named, id);
+            }
+        }
+    }
+}
+
+fn palettes_hold(mode: Mode, seats: u8, seed: u64) -> Reasons {
+    let mut reasons = Reasons::new();
+    playout(mode, seats, seed, 300, |g, seat| {
+        palette_agrees_with_the_list(g, seat, &mut reasons)
+    });
+    reasons
+}
+
+/// The playouts meet the palette's main reasons.
+#[test]
+fn palettes_say_why() {
+    let mut reasons = Reasons::new();
+    for seed in 0..4 {
+        for (code, n) in palettes_hold(Mode::Solo, 1, seed)
+            .into_iter()
+            .chain(palettes_hold(Mode::Despicable, 2, seed))
+        {
+            *reasons.entry(code).or_default() += n;
+        }
+    }
+    for code in [
+        "none",
+        "not_enough_maya",
+        "not_enough_moves",
+        "requirement",
+        "not_offered",
+        "no_spot",
+        "map",
+        "limit",
+    ] {
+        assert!(reasons.contains_key(code), "{code}: {reasons:?}");
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(6))]
 
@@ -152,6 +235,21 @@ proptest! {
     #[test]
     fn despicable_previews_are_what_playing_does(seed in any::<u64>(), seats in 2u8..=4) {
         previews_hold(Mode::Despicable, seats, seed);
+    }
+
+    #[test]
+    fn solo_palettes_agree_with_the_list(seed in any::<u64>()) {
+        palettes_hold(Mode::Solo, 1, seed);
+    }
+
+    #[test]
+    fn fair_play_palettes_agree_with_the_list(seed in any::<u64>(), seats in 2u8..=3) {
+        palettes_hold(Mode::FairPlay, seats, seed);
+    }
+
+    #[test]
+    fn despicable_palettes_agree_with_the_list(seed in any::<u64>(), seats in 2u8..=4) {
+        palettes_hold(Mode::Despicable, seats, seed);
     }
 }
 
@@ -198,4 +296,58 @@ fn playouts_list_tiles_of_many_buildings() {
         "{seen:?}"
     );
     assert!(others > 0);
+}
+
+/// A new city's palette: a grid wants a road to touch, a building its grids
+/// first, a legendary building its card; then the junction's road opens the
+/// grids, and an empty bank closes them.
+#[test]
+fn a_new_city_palette_says_why() {
+    let setup = Setup {
+        seats: 1,
+        seed: 3,
+        options: Options {
+            objective: Some("obj_tutorial".into()),
+            ..Options::default()
+        },
+        first_seat: None,
+    };
+    let mut g = BuildingCities::new(&setup).unwrap();
+    let palette = |g: &BuildingCities| g.private_view(0).palette.unwrap();
+    let grids_first = Some(Rule::Map {
+        refusal: building_cities::Refusal::GridsFirst {
+            district: building_cities::District::D1,
+        },
+    });
+    let p = palette(&g);
+    assert_eq!(p["house"], grids_first);
+    assert_eq!(
+        p["power_grid"],
+        Some(Rule::NoSpot {
+            building: "power_grid".into()
+        })
+    );
+    assert_eq!(
+        p["symbol_of_freedom"],
+        Some(Rule::NotOffered {
+            building: "symbol_of_freedom".into()
+        })
+    );
+    assert!(!p.contains_key("road") && !p.contains_key("protected_area"));
+
+    let road = g.legal_moves(0)[0].clone();
+    g.apply(0, &road).unwrap();
+    let p = palette(&g);
+    assert_eq!((&p["power_grid"], &p["water_grid"]), (&None, &None));
+    assert_eq!(p["house"], grids_first);
+    g.test_set_bank(0, 5);
+    assert_eq!(
+        palette(&g)["power_grid"],
+        Some(Rule::NotEnoughMaya {
+            needed: 10,
+            bank: 5
+        })
+    );
+    assert_eq!(g.view(Viewer::Seat(0)).palette, Some(palette(&g)));
+    assert_eq!(g.view(Viewer::Spectator).palette, None);
 }

@@ -222,13 +222,17 @@ fn play(mode: Mode, seats: u8, seed: u64, steps: usize) {
                 );
             }
             // Hands only as counts; a seat's view is the public one with
-            // his own hand laid over it.
-            let own = g.private_view(s).hand;
-            assert_eq!(own.as_ref().map_or(0, Vec::len) as u32, v.players[i].hand);
-            assert_eq!(v.hand, None);
+            // his own hand and palette laid over it.
+            let own = g.private_view(s);
+            assert_eq!(
+                own.hand.as_ref().map_or(0, Vec::len) as u32,
+                v.players[i].hand
+            );
+            assert_eq!((&v.hand, &v.palette), (&None, &None));
             let mut seen = g.view(Viewer::Seat(s));
-            assert_eq!(seen.hand, own);
+            assert_eq!((&seen.hand, &seen.palette), (&own.hand, &own.palette));
             seen.hand = None;
+            seen.palette = None;
             assert_eq!(
                 serde_json::to_value(&seen).unwrap(),
                 serde_json::to_value(&v).unwrap()

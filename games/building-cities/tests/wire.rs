@@ -105,6 +105,9 @@ fn each_rule_code_is_its_serde_tag() {
             building: "gym".into(),
         },
         Rule::MetroPairing,
+        Rule::NoSpot {
+            building: "house".into(),
+        },
         Rule::DistrictConditions {
             bank_more_than: 700,
             tiles_more_than: 25,

@@ -1,10 +1,13 @@
-//! The fan-out of Big City moves, alone: seeded bot games (4 seats), and for each
-//! move the update frames of 4 players and 2 spectators built as a room builds
-//! them. Prints the bytes on the wire per move (update frames with their
-//! WebSocket headers; the mover's own `move`, `move_ok`, `legal_moves` ask and
-//! answer apart) and the time spent building frames.
+//! The fan-out of a game's moves (Big City unless told), alone: seeded bot games
+//! (4 seats), and for each move the update frames of 4 players and 2 spectators
+//! built as a room builds them. Prints the bytes on the wire per move (update
+//! frames with their WebSocket headers; the mover's own `move`, `move_ok`,
+//! `legal_moves` ask and answer apart) and the time spent building frames.
 //!
-//!     cargo run --release -p server --bin fanout-bench -- [GAMES]
+//!     cargo run --release -p server --bin fanout-bench -- [GAMES] [GAME] [OPTIONS]
+//!
+//! `GAME` is a game id (`building-cities`), `OPTIONS` its options as JSON
+//! (`'{"mode":"despicable"}'`; the game's defaults when absent).
 //!
 //! For instruction counts of the frame building alone:
 //!
@@ -15,7 +18,7 @@ use engine::{BotLevel, GameRng, Viewer};
 use protocol::{AwaitingInfo, ServerMsg};
 use serde_json::Value;
 use server::fanout::{Frames, ViewCache};
-use server::games::{Adapter, ErasedGame, SetupDoc};
+use server::games::{ErasedGame, SetupDoc};
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
@@ -67,11 +70,28 @@ fn fan_out_once(
 }
 
 fn main() {
-    let games: u64 = std::env::args()
-        .nth(1)
-        .and_then(|a| a.parse().ok())
-        .unwrap_or(200);
-    let kind = Adapter::<big_city::BigCity>::kind();
+    let args: Vec<String> = std::env::args().collect();
+    let games: u64 = args.get(1).and_then(|a| a.parse().ok()).unwrap_or(200);
+    let game = args.get(2).map_or("big-city", String::as_str);
+    let Some(kind) = server::games::Registry::all().get(game) else {
+        eprintln!("no game {game}");
+        std::process::exit(2);
+    };
+    let options = match args.get(3) {
+        Some(text) => match serde_json::from_str::<Value>(text) {
+            Ok(options) => options,
+            Err(e) => {
+                eprintln!("options are not JSON: {e}");
+                std::process::exit(2);
+            }
+        },
+        None => Value::Null,
+    };
+    let options = if options.is_null() {
+        kind.default_options()
+    } else {
+        options
+    };
     let viewers: Vec<Viewer> = (0..SEATS)
         .map(Viewer::Seat)
         .chain([Viewer::Spectator])
@@ -84,7 +104,7 @@ fn main() {
         let setup = SetupDoc {
             seats: SEATS,
             seed: 1000 + g,
-            options: kind.default_options(),
+            options: options.clone(),
             first_seat: None,
             names: Vec::new(),
         };
@@ -162,7 +182,7 @@ fn main() {
         }
     }
     let per = |n: u64| n as f64 / moves as f64;
-    println!("games {games}, moves {moves}");
+    println!("{game}, games {games}, moves {moves}");
     println!(
         "update frames, 4 players + {SPECTATORS} spectators: {:.0} B/move \
          (events {:.0}, patches {:.0}, rest of the message {:.0}, frame headers {:.0})",

@@ -64,6 +64,11 @@ test('prices follow the room variant; the next district follows the handbook ste
   assert.deepEqual(second, { nth: 2, bank_more_than: step.bank_more_than, tiles_more_than: step.tiles_more_than, price: step.price });
   // A sea area once all six are owned costs the sixth district's price.
   assert.equal(geo.nextDistrict(eco, undefined, 6)?.nth, 6);
+  // A district farther away costs, at the soonest, the step of the purchase it can be.
+  const prices = geo.districtPrices(eco, undefined, ['D1']);
+  const at = (/** @type {number} */ nth) => eco.district_steps.find((/** @type {any} */ s) => s.nth === nth).price;
+  assert.deepEqual(Object.fromEntries(prices), { D2: { nth: 2, price: at(2) }, D4: { nth: 2, price: at(2) }, D3: { nth: 3, price: at(3) }, D5: { nth: 3, price: at(3) }, D6: { nth: 4, price: at(4) } });
+  assert.equal(geo.districtPrices(eco, undefined, ['D1', 'D2', 'D3', 'D4', 'D5', 'D6']).size, 0);
   const mid = fixture('buildingcities-solo-mid').view.players[0];
   assert.equal(geo.tilesBuilt(mid.city), mid.city.roads.length + mid.city.tiles.length);
 });

@@ -293,6 +293,22 @@ impl City {
         Ok(id)
     }
 
+    /// Why no owned district takes a tile of `kind` wherever it goes (B3: the
+    /// district's grids first, or its grid already built): the first
+    /// district's refusal; `None` when some district might, given a spot.
+    pub fn refusal_everywhere(&self, kind: &TileKind) -> Option<Refusal> {
+        let mut first = None;
+        for &district in &self.districts {
+            match self.attach(kind, district) {
+                Ok(_) => return None,
+                Err(refusal) => {
+                    first.get_or_insert(refusal);
+                }
+            }
+        }
+        first
+    }
+
     /// Every rotation and origin where `can_place_tile` accepts the tile, in
     /// district, rotation, then row order.
     pub fn legal_tile_spots(&self, kind: &TileKind, footprint: Footprint) -> Vec<Spot> {

@@ -1,10 +1,10 @@
 //! The building phase (B1-B5, B7, B8, E3, E4, E8): checking, applying and
 //! listing the small moves of a seat.
 
-use super::value::Census;
+use super::value::{Allowed, Census};
 use super::{BuildingCities, Metro};
 use crate::city::{Block, District, Footprint, Rotation, TileKind};
-use crate::handbook::model::{Building, Category, Placement, Size, Target};
+use crate::handbook::model::{Building, Category, Placement, Size};
 use crate::wire::{BankReason, EventKind, GridSide, Move, Rule};
 use engine::Seat;
 
@@ -60,7 +60,7 @@ impl BuildingCities {
         &self,
         seat: usize,
         census: &Census,
-        needs: &[(Target, u32)],
+        allowed: &Allowed,
         b: &Building,
     ) -> Result<Cost, Rule> {
         let p = &self.players[seat];
@@ -81,7 +81,7 @@ impl BuildingCities {
                 Some(_) => {}
             }
         }
-        if !self.allowed_by_priorities(needs, b) {
+        if !allowed.admits(b) {
             return Err(Rule::Priority { building: id() });
         }
         if let Err(max) = self.within_limits(census, b, None) {
@@ -127,8 +127,8 @@ impl BuildingCities {
             building: id.to_string(),
         })?;
         let census = Census::of(&self.hb, &self.players[seat]);
-        let needs = self.open_needs(seat, &census);
-        let cost = self.precheck(seat, &census, &needs, b)?;
+        let allowed = self.allowed(&self.open_needs(seat, &census));
+        let cost = self.precheck(seat, &census, &allowed, b)?;
         self.district_check(seat, &census, b, d)?;
         Ok(cost)
     }
@@ -209,8 +209,8 @@ impl BuildingCities {
                     return Err(Rule::SquareRotation);
                 }
                 let census = Census::of(&self.hb, p);
-                let needs = self.open_needs(seat, &census);
-                let cost = self.precheck(seat, &census, &needs, b)?;
+                let allowed = self.allowed(&self.open_needs(seat, &census));
+                let cost = self.precheck(seat, &census, &allowed, b)?;
                 let d = origin.district().ok_or(Rule::Map {
                     refusal: crate::city::Refusal::OffMap { block: *origin },
                 })?;

@@ -1,13 +1,14 @@
 //! Listing a seat's legal building moves, all of them or one part (one
 //! building's tiles, or everything but tiles), and the end-of-phase rule (B7).
 
-use super::BuildingCities;
 use super::build::{footprint, kind_of};
 use super::preview::Previewer;
-use super::value::Census;
-use crate::city::{District, Footprint, Sea, Spot, TileKind, footprint_blocks};
-use crate::handbook::model::{Building, Placement, Target};
-use crate::wire::{GridSide, Move, Preview, Rule};
+use super::value::{Allowed, Census};
+use super::{BuildingCities, Stage};
+use crate::city::{District, Footprint, Refusal, Sea, Spot, TileKind, footprint_blocks};
+use crate::handbook::model::{Building, Placement};
+use crate::wire::{GridSide, Move, Palette, Preview, Rule};
+use engine::Seat;
 use std::collections::HashMap;
 use std::ops::ControlFlow;
 
@@ -36,13 +37,15 @@ impl Part<'_> {
     }
 }
 
-/// What the tiles of one listing share: the counts, the open priorities,
-/// the legal spots of the buildings (not grids) by footprint and, when the
-/// tiles carry previews, the districts as they are.
+/// What the tiles of one listing share: the counts, what the open priorities
+/// allow, the legal spots of the buildings (not grids) by footprint, the map's
+/// refusal of a kind of tile everywhere and, when the tiles carry previews, the
+/// districts as they are.
 struct Tiling<'a> {
     census: Census,
-    needs: Vec<(Target, u32)>,
+    allowed: Allowed,
     spots: HashMap<Footprint, Vec<Spot>>,
+    refusals: HashMap<TileKind, Option<Refusal>>,
     previewer: Option<Previewer<'a>>,
 }
 
@@ -83,12 +86,15 @@ impl BuildingCities {
             Part::All => {
                 let mut tiling = self.tiling(seat, previews);
                 for b in &self.hb.buildings {
-                    self.visit_tiles(seat, &mut tiling, b, found)?;
+                    self.visit_tiles(seat, &mut tiling, b, found)
+                        .unwrap_or(ControlFlow::Continue(()))?;
                 }
             }
             Part::Tiles(id) => {
                 if let Some(b) = self.hb.building(id) {
-                    self.visit_tiles(seat, &mut self.tiling(seat, previews), b, found)?;
+                    let mut tiling = self.tiling(seat, previews);
+                    self.visit_tiles(seat, &mut tiling, b, found)
+                        .unwrap_or(ControlFlow::Continue(()))?;
                 }
                 return ControlFlow::Continue(());
             }
@@ -124,30 +130,34 @@ impl BuildingCities {
 
     fn tiling(&self, seat: usize, previews: bool) -> Tiling<'_> {
         let census = Census::of(&self.hb, &self.players[seat]);
-        let needs = self.open_needs(seat, &census);
+        let allowed = self.allowed(&self.open_needs(seat, &census));
         Tiling {
             census,
-            needs,
+            allowed,
             spots: HashMap::new(),
+            refusals: HashMap::new(),
             previewer: previews.then(|| Previewer::new(self, seat)),
         }
     }
 
-    /// Hands every legal tile move of `b` to `found` (none for a building that
-    /// is not a ground tile or may not be built now).
+    /// Hands every legal tile move of `b` to `found`, in spot order, until it
+    /// breaks; when none is legal, the first rule that refuses it: its own
+    /// checks ([`Self::precheck`]), else a district's ([`Self::district_check`])
+    /// where a spot is, else the map's when no district takes it anywhere
+    /// (grids first, grid built), else [`Rule::NoSpot`].
     fn visit_tiles(
         &self,
         seat: usize,
         tiling: &mut Tiling,
         b: &Building,
         found: &mut dyn FnMut(Move) -> ControlFlow<()>,
-    ) -> ControlFlow<()> {
+    ) -> Result<ControlFlow<()>, Rule> {
         let Some(size) = b.size.filter(|_| b.placement == Placement::Ground) else {
-            return ControlFlow::Continue(());
+            return Err(Rule::NotBuildable {
+                building: b.id.clone(),
+            });
         };
-        let Ok(cost) = self.precheck(seat, &tiling.census, &tiling.needs, b) else {
-            return ControlFlow::Continue(());
-        };
+        let cost = self.precheck(seat, &tiling.census, &tiling.allowed, b)?;
         let city = &self.players[seat].city;
         let kind = kind_of(&b.id);
         let fp = footprint(size);
@@ -163,29 +173,80 @@ impl BuildingCities {
                 &own
             }
         };
-        let mut by_district: [Option<bool>; 6] = [None; 6];
+        let mut by_district: [Option<Result<(), Rule>>; 6] = Default::default();
+        let mut listed = false;
         for spot in spots {
             let Some(d) = spot.origin.district() else {
                 continue;
             };
-            let fine = *by_district[d.index()]
-                .get_or_insert_with(|| self.district_check(seat, &tiling.census, b, d).is_ok());
+            let fine = by_district[d.index()]
+                .get_or_insert_with(|| self.district_check(seat, &tiling.census, b, d))
+                .is_ok();
             if fine {
+                listed = true;
                 let preview = tiling.previewer.as_ref().map(|previewer| Preview {
                     cost: cost.maya,
                     moves: cost.moves,
                     value: footprint_blocks(fp, spot.rotation, spot.origin)
                         .map_or(0, |(d, m)| previewer.value_change(b, d, m)),
                 });
-                found(Move::Tile {
+                let mv = Move::Tile {
                     building: b.id.clone(),
                     rotation: spot.rotation,
                     origin: spot.origin,
                     preview,
-                })?;
+                };
+                if found(mv).is_break() {
+                    return Ok(ControlFlow::Break(()));
+                }
             }
         }
-        ControlFlow::Continue(())
+        if listed {
+            return Ok(ControlFlow::Continue(()));
+        }
+        if let Some(rule) = by_district.into_iter().flatten().find_map(Result::err) {
+            return Err(rule);
+        }
+        let everywhere = tiling
+            .refusals
+            .entry(match kind {
+                // Every building but the grids has the same refusal.
+                TileKind::Building(_) => TileKind::Building(String::new()),
+                other => other,
+            })
+            .or_insert_with_key(|kind| city.refusal_everywhere(kind));
+        Err(match everywhere.clone() {
+            Some(refusal) => Rule::Map { refusal },
+            None => Rule::NoSpot {
+                building: b.id.clone(),
+            },
+        })
+    }
+
+    /// Whether `seat` is in his building phase now.
+    pub(crate) fn building_now(&self, seat: Seat) -> bool {
+        self.end.is_none() && self.stage == Stage::Building && self.awaiting().includes(seat)
+    }
+
+    /// For every building a tile move may name, whether `seat` may build it
+    /// now (`None`: [`Self::legal_moves_of`] lists a spot for it) or the first
+    /// rule that refuses it, as [`Self::visit_tiles`] says. Asked in his
+    /// building phase only.
+    pub(crate) fn palette(&self, seat: Seat) -> Palette {
+        let s = usize::from(seat);
+        let mut tiling = self.tiling(s, false);
+        self.hb
+            .buildings
+            .iter()
+            .filter(|b| b.is_tile())
+            .map(|b| {
+                let first = &mut |_| ControlFlow::Break(());
+                (
+                    b.id.clone(),
+                    self.visit_tiles(s, &mut tiling, b, first).err(),
+                )
+            })
+            .collect()
     }
 
     /// Whether a build that spends Maya is still possible (the first one found

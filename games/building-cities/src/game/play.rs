@@ -28,8 +28,7 @@ impl BuildingCities {
             return Vec::new();
         }
         let s = usize::from(seat);
-        if matches!(part, Part::Tiles(_)) && self.stage != Stage::Building {
-            // Only the building phase has tile moves.
+        if matches!(part, Part::Tiles(_)) && !self.building_now(seat) {
             return Vec::new();
         }
         match &self.stage {

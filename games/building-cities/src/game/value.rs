@@ -29,6 +29,23 @@ pub(crate) fn tile_building(kind: &TileKind) -> &str {
     }
 }
 
+/// B5: what the open construction priorities let a seat build (everything
+/// when none is open).
+pub(crate) struct Allowed(Option<Vec<Target>>);
+
+impl Allowed {
+    pub(crate) fn admits(&self, b: &Building) -> bool {
+        use crate::handbook::model::Category;
+        match &self.0 {
+            None => true,
+            Some(wanted) => {
+                matches!(b.category, Category::Road | Category::Grid)
+                    || wanted.iter().any(|t| b.is(t))
+            }
+        }
+    }
+}
+
 /// How many of each handbook building stand in each district and in the city.
 pub(crate) struct Census {
     per: Vec<[u32; 6]>,
@@ -189,13 +206,11 @@ impl BuildingCities {
         out
     }
 
-    /// B5: whether `b` may be built while `needs` are open: the needed
-    /// buildings and their prerequisites (two levels deep); roads and grids
-    /// always.
-    pub(crate) fn allowed_by_priorities(&self, needs: &[(Target, u32)], b: &Building) -> bool {
-        use crate::handbook::model::Category;
-        if needs.is_empty() || matches!(b.category, Category::Road | Category::Grid) {
-            return true;
+    /// B5: what may be built while `needs` are open: the needed buildings
+    /// and their prerequisites (two levels deep); roads and grids always.
+    pub(crate) fn allowed(&self, needs: &[(Target, u32)]) -> Allowed {
+        if needs.is_empty() {
+            return Allowed(None);
         }
         let hb = &self.hb;
         let mut wanted: Vec<Target> = needs.iter().map(|(t, _)| t.clone()).collect();
@@ -217,7 +232,7 @@ impl BuildingCities {
             }
             wanted.extend(more);
         }
-        wanted.iter().any(|t| b.is(t))
+        Allowed(Some(wanted))
     }
 
     /// E2: the total district value of a seat (before multipliers).

@@ -1,5 +1,6 @@
 //! What a viewer sees: every city is public; a Despicable hand only as a count
-//! (its cards in the seat's own [`Private`] overlay); deck orders never.
+//! (its cards in the seat's own [`Private`] overlay, with his palette); deck
+//! orders never.
 
 use super::{BuildingCities, Chal, Stage};
 use crate::wire::{Phase, PlayerView, Private, View};
@@ -63,7 +64,7 @@ impl BuildingCities {
             })
             .collect();
         let track = &self.hb.economy.turn_track;
-        View {
+        let mut view = View {
             mode: self.mode,
             objective: self.hb.objectives[self.objective].id.clone(),
             round: self.round,
@@ -82,19 +83,26 @@ impl BuildingCities {
             challenges_left: self.challenges.len() as u32,
             winners: self.winners.clone(),
             end: self.end,
-            hand: match viewer {
-                Viewer::Seat(seat) => self.private_view(seat).hand,
-                Viewer::Spectator => None,
-            },
+            hand: None,
+            palette: None,
+        };
+        if let Viewer::Seat(seat) = viewer {
+            let own = self.private_view(seat);
+            view.hand = own.hand;
+            view.palette = own.palette;
         }
+        view
     }
 
     pub(crate) fn private_view(&self, seat: Seat) -> Private {
-        let hand = self
-            .players
-            .get(usize::from(seat))
-            .filter(|p| !p.hand.is_empty())
-            .map(|p| p.hand.iter().map(|c| self.chal_id(*c)).collect());
-        Private { hand }
+        let Some(p) = self.players.get(usize::from(seat)) else {
+            return Private {
+                hand: None,
+                palette: None,
+            };
+        };
+        let hand = (!p.hand.is_empty()).then(|| p.hand.iter().map(|c| self.chal_id(*c)).collect());
+        let palette = self.building_now(seat).then(|| self.palette(seat));
+        Private { hand, palette }
     }
 }

@@ -237,6 +237,15 @@ fn yes() -> bool {
 }
 
 impl Building {
+    /// Whether a `tile` move may name it: a ground building with a footprint,
+    /// neither a road (roads are their own moves) nor what the setup places.
+    pub fn is_tile(&self) -> bool {
+        self.placement == Placement::Ground
+            && self.size.is_some()
+            && self.buildable
+            && self.category != Category::Road
+    }
+
     /// Whether this building is one of `target`.
     pub fn is(&self, target: &Target) -> bool {
         match target {

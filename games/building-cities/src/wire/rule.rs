@@ -56,6 +56,12 @@ pub enum Rule {
     },
     /// B8: a metro's pair goes in another district on the next turn.
     MetroPairing,
+    /// M1, B3: no owned district has a free place for it that touches a road
+    /// and links to its grids (the palette's reason; a placed tile is refused
+    /// with the map's own refusal).
+    NoSpot {
+        building: String,
+    },
     /// E3: the bank or the tiles are not enough for the next district.
     DistrictConditions {
         bank_more_than: u32,
@@ -100,6 +106,7 @@ impl engine::Rule for Rule {
             Rule::Forbidden { .. } => "forbidden",
             Rule::NotOffered { .. } => "not_offered",
             Rule::MetroPairing => "metro_pairing",
+            Rule::NoSpot { .. } => "no_spot",
             Rule::DistrictConditions { .. } => "district_conditions",
             Rule::NoMoreDistricts => "no_more_districts",
             Rule::NoUpgrade => "no_upgrade",

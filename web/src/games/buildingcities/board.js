@@ -19,8 +19,9 @@ import { toolPanel } from './tool.js';
 import { decision } from './decisions.js';
 import { statusBar, turnTrack, objectiveCard, drawnCards, mayors, finalPanel, nameOf } from './panels.js';
 import { crossMarks, previewOf } from './preview.js';
-import { nextDistrict, price, blockKey } from './geometry.js';
+import { nextDistrict, districtPrices, price, blockKey } from './geometry.js';
 import { paletteStatus } from './status.js';
+import { ruleText } from './words.js';
 
 /**
  * @typedef {import('./types').View} View
@@ -210,6 +211,7 @@ export function createBuildingCitiesBoard(ctx) {
         player,
         seat: shown,
         price: next?.price ?? null,
+        prices: districtPrices(eco, variant, player.city.districts),
         roads,
         spots,
         destroyable: phase.kind === 'choose_destroyed' && awaited ? new Set(ofType(decisionMoves, 'destroy_building').map((m) => m.tile)) : undefined,
@@ -228,6 +230,7 @@ export function createBuildingCitiesBoard(ctx) {
             rotations,
             spots: tool === 'road' ? (other ? roads.size : null) : toolMoves ? spots.size : null,
             roadPrice: price(building('road')?.cost ?? 0, variant, owned),
+            why: whyNot(paletteStatus(view)(tool)),
             at,
             preview,
             marks,
@@ -278,6 +281,12 @@ export function createBuildingCitiesBoard(ctx) {
     },
   };
 }
+
+/**
+ * Why the palette says a building cannot be built now, in words.
+ * @param {import('./palette.js').Status | null} status
+ */
+const whyNot = (status) => (status && !status.can && status.rule ? ruleText(status.rule) : null);
 
 /**
  * A listed tile move as it is sent: its preview stays here.

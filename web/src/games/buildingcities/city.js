@@ -1,6 +1,6 @@
 // One mayor's city in SVG: the highway with the motorway junction and the railway
 // over D3, the six districts (owned ones as land with their 8 × 8 blocks, the
-// others greyed with the price of the next one), the seven sea areas with their
+// others greyed with what they would cost), the seven sea areas with their
 // cargo ships, protected blocks, roads, tiles in their family's colour with a
 // short label, trucks and grid levels per district; and, for the player, the
 // legal road blocks and building spots, the building under the pointer or
@@ -28,7 +28,8 @@ import { maya, signed, blockText } from './words.js';
  * @property {PlayerView} player
  * @property {number} seat
  * @property {boolean} [small] a thumbnail: no labels, no interaction
- * @property {number | null} [price] the next district's price (E3), shown on the greyed ones next to the city
+ * @property {number | null} [price] the next district's price (E3; a sea area for sale costs it too)
+ * @property {Map<District, {nth: number, price: number}>} [prices] what each district not owned would cost at the soonest
  * @property {Set<string>} [roads] legal road blocks
  * @property {Map<string, TileMove>} [spots] legal origins of the building in hand, for its rotation
  * @property {Set<number>} [destroyable] tiles a challenge may remove (the chooser's pick)
@@ -115,6 +116,7 @@ export function citySvg(look) {
     const o = districtOrigin(d);
     const mine = owned.has(d);
     const buyable = look.buyable?.has(d);
+    const forSale = mine ? undefined : look.prices?.get(d);
     layers.push(
       s(
         'g',
@@ -122,10 +124,10 @@ export function citySvg(look) {
         s('rect', { x: o.x * U, y: o.y * U, width: SIDE * U, height: SIDE * U, class: 'ground' }),
         mine ? gridLines(o) : null,
         small && mine ? null : s('text', { x: (o.x + SIDE / 2) * U, y: (o.y + SIDE / 2) * U - (mine ? 0 : 4), class: { 'bci-district-name': true, faint: mine } }, d),
-        !mine && !small && look.price !== null && look.price !== undefined && city.districts.some((x) => adjacent(x, d))
-          ? s('text', { x: (o.x + SIDE / 2) * U, y: (o.y + SIDE / 2) * U + 8, class: 'bci-district-price' }, maya(look.price))
+        forSale && !small
+          ? s('text', { x: (o.x + SIDE / 2) * U, y: (o.y + SIDE / 2) * U + 8, class: { 'bci-district-price': true, later: !city.districts.some((x) => adjacent(x, d)) }, 'data-price': forSale.price }, maya(forSale.price))
           : null,
-        s('title', null, mine ? t('bci.map.district_owned', { district: d }) : t('bci.map.district_for_sale', { district: d })),
+        s('title', null, mine ? t('bci.map.district_owned', { district: d }) : forSale ? t('bci.map.district_price', { district: d, price: maya(forSale.price), nth: forSale.nth }) : t('bci.map.district_for_sale', { district: d })),
       ),
     );
   }

@@ -188,6 +188,29 @@ export function nextDistrict(economy, variant, owned) {
 }
 
 /**
+ * What each district not owned would cost at the soonest: the next step's price
+ * for one next to the city, a later step's for one farther away (it can only be
+ * bought once the districts between are), with which purchase it would be.
+ * @param {Economy} economy
+ * @param {Variant | undefined} variant
+ * @param {District[]} owned
+ * @returns {Map<District, {nth: number, price: number}>}
+ */
+export function districtPrices(economy, variant, owned) {
+  /** @type {Map<District, {nth: number, price: number}>} */
+  const out = new Map();
+  let reached = new Set(owned);
+  for (let away = 1; reached.size < DISTRICTS.length; away++) {
+    const ring = DISTRICTS.filter((d) => !reached.has(d) && [...reached].some((r) => adjacent(r, d)));
+    if (!ring.length) break;
+    const next = nextDistrict(economy, variant, owned.length + away - 1);
+    for (const d of ring) if (next) out.set(d, { nth: next.nth, price: next.price });
+    reached = new Set([...reached, ...ring]);
+  }
+  return out;
+}
+
+/**
  * E3 "tiles built (streets and buildings)" in the owned districts.
  * @param {City} city
  */

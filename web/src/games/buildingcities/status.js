@@ -12,8 +12,7 @@
  * @returns {(id: string) => Status | null} null for a building the overlay does not name
  */
 export function paletteStatus(view) {
-  /** @type {Record<string, import('./types').Rule | null> | null | undefined} */
-  const palette = /** @type {any} */ (view).palette;
+  const palette = view.palette;
   if (!palette) return () => null;
   return (id) => (id in palette ? { can: palette[id] === null, rule: palette[id] ?? null } : null);
 }

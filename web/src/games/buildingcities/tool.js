@@ -23,6 +23,7 @@ import { tileBuilding } from './geometry.js';
  * @property {Rotation} rotation
  * @property {Rotation[]} rotations the rotations with legal spots
  * @property {number | null} spots legal spots (or road blocks); null while asked
+ * @property {string | null} why why the building cannot be built now (the seat's palette)
  * @property {number} roadPrice
  * @property {{spot: Spot, picked: boolean, move: TileMove | undefined} | null} at the spot shown
  * @property {{cost: number, moves: number, value: number, fromServer: boolean} | null} preview
@@ -62,7 +63,7 @@ export function toolPanel(o) {
           '⟳ ',
           t(o.rotation === 'R0' ? 'bci.tool.lengthwise' : 'bci.tool.crosswise'),
         ),
-    h('p', { class: 'small', id: 'bci-spot-count', 'data-spots': o.spots ?? '' }, o.spots === null ? '…' : o.spots ? t('bci.tool.spots', { n: o.spots }) : t('bci.tool.no_spot')),
+    h('p', { class: 'small', id: 'bci-spot-count', 'data-spots': o.spots ?? '' }, o.spots === null ? '…' : o.spots ? t('bci.tool.spots', { n: o.spots }) : (o.why ?? t('bci.tool.no_spot'))),
     o.at && preview
       ? h(
           'div',

@@ -77,6 +77,7 @@ export const EN = {
   'bci.map.city_of': 'City of seat {n}',
   'bci.map.district_owned': '{district}',
   'bci.map.district_for_sale': '{district}: not owned',
+  'bci.map.district_price': '{district}: not owned; as district #{nth}, {price}',
   'bci.map.protected': 'Protected area',
   'bci.map.road_here': 'Road block at {block}',
   'bci.map.spot': 'Build at {block}',

@@ -77,6 +77,7 @@ export const FR = {
   'bci.map.city_of': 'Ville de la place {n}',
   'bci.map.district_owned': '{district}',
   'bci.map.district_for_sale': '{district} : non acheté',
+  'bci.map.district_price': '{district} : non acheté ; comme quartier n° {nth}, {price}',
   'bci.map.protected': 'Zone protégée',
   'bci.map.road_here': 'Bloc de route en {block}',
   'bci.map.spot': 'Construire en {block}',
