@@ -86,13 +86,24 @@ export async function waitActions(page) {
 }
 
 /**
+ * @typedef {{id: string, cost: number, moves: number, can: string, why: string}} PaletteItem
+ * `can`: `yes`, `no` or empty (not known); `why`: the rule refusing it.
+ */
+
+/**
  * The palette's buildings with their price and moves, in the page's order.
  * @param {Page} page
- * @returns {Promise<{id: string, cost: number, moves: number, can: string}[]>}
+ * @returns {Promise<PaletteItem[]>}
  */
 export async function paletteItems(page) {
   return page.$$eval('#bci-palette [data-building]', (els) =>
-    els.map((e) => ({ id: e.getAttribute('data-building') ?? '', cost: Number(e.getAttribute('data-cost')), moves: Number(e.getAttribute('data-moves')), can: e.getAttribute('data-can') ?? '' })),
+    els.map((e) => ({
+      id: e.getAttribute('data-building') ?? '',
+      cost: Number(e.getAttribute('data-cost')),
+      moves: Number(e.getAttribute('data-moves')),
+      can: e.getAttribute('data-can') ?? '',
+      why: e.getAttribute('data-why') ?? '',
+    })),
   );
 }
 
@@ -241,7 +252,7 @@ export async function answerDecision(page, kind) {
  * truck, a ship or a grid upgrade, a road block, else the cheapest building
  * with a spot (but those in `skip`), whatever it brings. False when nothing is left.
  * @param {Page} page
- * @param {{id: string, cost: number, moves: number, can: string}[]} items the palette
+ * @param {PaletteItem[]} items the palette
  * @param {number} bank
  * @param {number} moves
  * @param {Set<string>} skip
