@@ -778,6 +778,11 @@ price_steps: Array<BuildingCitiesPriceStep>, };
 
 export type BuildingCitiesView = { mode: BuildingCitiesMode, objective: string, round: number, multipliers_left: Array<number>, players: Array<BuildingCitiesPlayerView>, phase: BuildingCitiesPhase, last_event: string | null, last_event_effect: BuildingCitiesEffect | null, last_challenge: string | null, events_left: number, challenges_left: number, winners: Array<number>, 
 /**
+ * Why the game ended (the reason of its `game_over` event); `null` while
+ * it runs.
+ */
+end: BuildingCitiesEndReason | null, 
+/**
  * The viewer's own Despicable hand (card ids): `null` for spectators and
  * in the public view; a seat's [`Private`] overlay fills it.
  */

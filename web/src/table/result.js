@@ -37,7 +37,7 @@ export function renderResult(slot, state, ctx) {
     h(
       'div',
       { class: 'card result', id: 'game-result' },
-      h('h2', null, winners.length === 1 ? t('table.winner', { names: winners[0] }) : t('table.winners', { names: joinNames(winners) })),
+      h('h2', null, winners.length === 0 ? t('table.no_winner') : winners.length === 1 ? t('table.winner', { names: winners[0] }) : t('table.winners', { names: joinNames(winners) })),
       h('h3', null, t('table.final_scores')),
       h(
         'ol',

@@ -82,6 +82,7 @@ impl BuildingCities {
             events_left: self.events.len() as u32,
             challenges_left: self.challenges.len() as u32,
             winners: self.winners.clone(),
+            end: self.end,
             hand: None,
             palette: None,
         };

@@ -390,6 +390,9 @@ pub struct View {
     pub events_left: u32,
     pub challenges_left: u32,
     pub winners: Vec<u8>,
+    /// Why the game ended (the reason of its `game_over` event); `null` while
+    /// it runs.
+    pub end: Option<EndReason>,
     /// The viewer's own Despicable hand (card ids): `null` for spectators and
     /// in the public view; a seat's [`Private`] overlay fills it.
     pub hand: Option<Vec<String>>,

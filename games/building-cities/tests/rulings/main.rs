@@ -442,8 +442,10 @@ fn ruling_w1_objective_met_wins() {
     let mut g = solo("obj_tutorial");
     first_turn(&mut g, 0);
     g.test_set_bank(0, 2000);
+    assert_eq!(view(&g).end, None);
     end_calm(&mut g, 0);
     assert_eq!(g.outcome().unwrap().winners, vec![0]);
+    assert_eq!(view(&g).end, Some(EndReason::Objective));
     assert_eq!(code(&mut g, 0, Move::EndTurn {}), "game_over");
 }
 
@@ -457,6 +459,7 @@ fn ruling_w1_turn_limit_passes() {
         last = quiet_turn(&mut g);
     }
     assert_eq!(g.round(), 14);
+    assert_eq!(view(&g).end, Some(EndReason::TurnLimit));
     assert!(last.iter().any(|e| matches!(
         e.kind,
         EventKind::GameOver {

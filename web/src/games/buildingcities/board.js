@@ -243,6 +243,7 @@ export function createBuildingCitiesBoard(ctx) {
 
     el.dataset.phase = phase.kind;
     el.dataset.mine = awaited ? 'yes' : 'no';
+    el.dataset.sent = sent ? 'yes' : 'no';
     el.dataset.seat = me === undefined ? '' : String(me);
     el.dataset.shown = String(shown);
     slots.final.replaceChildren(finalPanel(view, state) ?? '');

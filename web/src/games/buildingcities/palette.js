@@ -4,7 +4,9 @@
 // one that cannot be built now says why (the seat's
 // private `palette`, the rules' refusal code and arguments). Choosing one asks
 // the server for its legal spots. Stable selectors: `#bci-palette`,
-// `[data-building]` with `data-can` (`yes`, `no`, or empty when unknown).
+// `[data-building]` with `data-can` (`yes`, `no`, or empty when unknown),
+// `data-why` (the refusal's code when it cannot), `data-cost` (Maya, price
+// variant applied) and `data-moves`.
 
 import { h } from '../../dom.js';
 import { t } from '../../i18n.js';
@@ -89,6 +91,9 @@ function item(p, b) {
         class: { 'bci-pal-item': true, selected, cannot: can === 'no' },
         'data-building': b.id,
         'data-can': can,
+        'data-why': st && !st.can && st.rule ? st.rule.code : '',
+        'data-cost': price(b.cost, p.variant, p.owned),
+        'data-moves': b.moves,
         'aria-pressed': selected,
         'aria-disabled': !p.active || can === 'no',
         title: [say(b.name), details, why].filter(Boolean).join('\n'),

@@ -194,7 +194,7 @@ export function mayors(view, state, shown, show) {
 }
 
 /**
- * The end: who completed the objective, the banks, each city's final picture.
+ * The end: why, who completed the objective, the banks, each city's final picture.
  * @param {View} view
  * @param {BoardState} state
  */
@@ -211,6 +211,7 @@ export function finalPanel(view, state) {
       { class: 'bci-winner', id: 'bci-winners', 'data-winners': view.winners.join(',') },
       view.winners.length ? t('bci.over.winners', { names: joinNames(view.winners.map((s) => nameOf(state, s))) }) : t('bci.over.nobody'),
     ),
+    view.end ? h('p', { class: 'bci-end-reason', id: 'bci-end-reason', 'data-reason': view.end }, t('bci.over.why', { reason: t(`bci.end.${view.end}`) })) : null,
     h(
       'p',
       { class: 'small', id: 'bci-completed' },

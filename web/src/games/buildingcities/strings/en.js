@@ -167,6 +167,7 @@ export const EN = {
   'bci.mayor.tiles': '{n} tiles',
 
   'bci.over': 'Game over',
+  'bci.over.why': 'The game is over: {reason}.',
   'bci.over.winners': 'Winner: {names}',
   'bci.over.nobody': 'Nobody wins this game.',
   'bci.over.completed': 'Completed the objective: {names}.',

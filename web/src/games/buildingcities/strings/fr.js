@@ -167,6 +167,7 @@ export const FR = {
   'bci.mayor.tiles': '{n} tuiles',
 
   'bci.over': 'Partie terminée',
+  'bci.over.why': 'La partie est finie : {reason}.',
   'bci.over.winners': 'Victoire : {names}',
   'bci.over.nobody': 'Personne ne gagne cette partie.',
   'bci.over.completed': 'Objectif atteint : {names}.',
