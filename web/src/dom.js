@@ -43,6 +43,11 @@ export function s(tag, attrs, ...children) {
 function setAttrs(el, attrs) {
   if (!attrs) return;
   for (const [key, value] of Object.entries(attrs)) {
+    // ARIA states are the words "true" and "false", not present or absent.
+    if (key.startsWith('aria-') && typeof value === 'boolean') {
+      el.setAttribute(key, String(value));
+      continue;
+    }
     if (value === undefined || value === null || value === false) continue;
     if (key.startsWith('on') && typeof value === 'function') {
       el.addEventListener(key.slice(2).toLowerCase(), value);

@@ -156,8 +156,10 @@ test('the palette: what may be built now, why the rest may not, and their number
   assert.ok(cannot.length > 10, 'most buildings wait for something');
   for (const [id, why] of cannot) assert.ok(why.length > 0 && !/bci\.|_/.test(why), `${id} says why: ${why}`);
   assert.equal(await page.locator('#bci-palette [data-can=""]').count(), 0, 'the palette names every building');
-  // A building that cannot be built is not taken in hand.
-  await page.click(`#bci-palette [data-building="${cannot[0][0]}"]`);
+  // A building that cannot be built says so to assistive technology and is
+  // not taken in hand, even when pressed.
+  assert.equal(await page.getAttribute(`#bci-palette [data-building="${cannot[0][0]}"]`, 'aria-disabled'), 'true');
+  await page.click(`#bci-palette [data-building="${cannot[0][0]}"]`, { force: true });
   assert.equal(await page.locator('#bci-tool').count(), 0);
   assert.deepEqual(errors, []);
   await ctx.close();

@@ -3,8 +3,9 @@
 // objective ("1,000 Maya in 14 turns") and plays it in the browser: the grids,
 // then buildings from the palette on the highlighted spots (the best preview of
 // a few), road blocks from the junction when the buildings need room, the end
-// of each turn, until the game is over. Halfway he leaves the table, comes
-// back and reloads it, and goes on with the same game. The end says why it
+// of each turn, until the game is over. Halfway he leaves the table, the
+// server restarts while he is away, he comes back and reloads it, and goes on
+// with the same game. The end says why it
 // ended and shows the bank.
 
 import { test, before, after } from 'node:test';
@@ -144,11 +145,13 @@ test('a new player plays the tutorial objective alone to its end, leaving and co
         const before = await snapshot(page);
         await page.goto(server.url);
         await page.waitForSelector('#create-form');
+        // While he is away the server restarts: the table is kept.
+        await server.restart();
         await page.goto(tableUrl);
         await waitPlaying(page);
         await page.waitForSelector('.bci .bci-city');
         await waitActions(page);
-        assert.deepEqual(await snapshot(page), before, 'the same game after leaving and coming back');
+        assert.deepEqual(await snapshot(page), before, 'the same game after leaving, a restart and coming back');
         await page.reload();
         await page.waitForSelector('.bci[data-phase=building][data-mine=yes] #bci-palette');
         assert.deepEqual(await snapshot(page), before, 'the same game after a reload');

@@ -69,3 +69,45 @@ export async function errorToast(page, text) {
   await toast.waitFor({ timeout: 10_000 });
   return (await toast.textContent()) ?? '';
 }
+
+/**
+ * Records every WebSocket message the page receives, from now on.
+ * @param {Page} page
+ */
+export function recordFrames(page) {
+  /** @type {string[]} */
+  const frames = [];
+  page.on('websocket', (ws) => {
+    ws.on('framereceived', (f) => {
+      if (typeof f.payload === 'string') frames.push(f.payload);
+    });
+  });
+  return frames;
+}
+
+/**
+ * Every object with `kind` (a game event) anywhere in the recorded frames, in order.
+ * @param {string[]} frames
+ * @param {string} kind
+ * @returns {any[]}
+ */
+export function eventsIn(frames, kind) {
+  /** @type {any[]} */
+  const found = [];
+  /** @param {unknown} v */
+  const walk = (v) => {
+    if (Array.isArray(v)) v.forEach(walk);
+    else if (v && typeof v === 'object') {
+      if (/** @type {any} */ (v).kind === kind) found.push(v);
+      Object.values(v).forEach(walk);
+    }
+  };
+  for (const f of frames) {
+    try {
+      walk(JSON.parse(f));
+    } catch {
+      // not JSON: no event
+    }
+  }
+  return found;
+}

@@ -9,7 +9,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer, launchBrowser, shot } from '../harness.js';
-import { giveName, waitPlaying } from './helpers.js';
+import { giveName, waitPlaying, recordFrames } from './helpers.js';
 
 /** @typedef {import('playwright-core').Page} Page */
 
@@ -33,21 +33,6 @@ after(async () => {
   await browser?.close();
   await server?.stop();
 });
-
-/**
- * Records every WebSocket message the page receives, from now on.
- * @param {Page} page
- */
-function recordFrames(page) {
-  /** @type {string[]} */
-  const frames = [];
-  page.on('websocket', (ws) => {
-    ws.on('framereceived', (f) => {
-      if (typeof f.payload === 'string') frames.push(f.payload);
-    });
-  });
-  return frames;
-}
 
 /**
  * The round the page shows.

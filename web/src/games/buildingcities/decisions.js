@@ -190,9 +190,15 @@ function auction(c, phase) {
   const amount = Math.max(min, c.ui.bid ?? min);
   const bidders = c.state.awaiting.seats;
   return [
-    h('h3', null, t('bci.dec.auction.title', { building: buildingName(phase.building) })),
+    h('h3', { id: 'bci-auction', 'data-building': phase.building }, t('bci.dec.auction.title', { building: buildingName(phase.building) })),
     b ? h('p', { class: 'small' }, t('bci.dec.auction.what', { price: maya(b.cost), value: signed(b.value), name: nameOf(c.state, phase.drawer) })) : null,
-    h('p', { class: 'bci-high', id: 'bci-high-bid', 'data-amount': phase.high_bid, 'data-seat': phase.high_bidder }, t('bci.dec.auction.high', { amount: maya(phase.high_bid), name: nameOf(c.state, phase.high_bidder) })),
+    h('p', { class: 'small' }, t('bci.dec.auction.rule', { raise: maya(handbookNow()?.raw.economy.auction_min_raise ?? 0), name: nameOf(c.state, phase.drawer) })),
+    // No bid yet: the view names the drawer with 0.
+    h(
+      'p',
+      { class: 'bci-high', id: 'bci-high-bid', 'data-amount': phase.high_bid, 'data-seat': phase.high_bid ? phase.high_bidder : '' },
+      phase.high_bid ? t('bci.dec.auction.high', { amount: maya(phase.high_bid), name: nameOf(c.state, phase.high_bidder) }) : t('bci.dec.auction.none'),
+    ),
     h('p', { class: 'small muted', id: 'bci-bidders' }, bidders.length ? t('bci.dec.auction.waiting', { names: bidders.map((s) => nameOf(c.state, s)).join(', ') }) : ''),
     countdown(),
     c.mine

@@ -193,6 +193,8 @@ export const EN = {
   'bci.dec.tf.accept': 'Let it hit',
   'bci.dec.auction.title': 'Auction: {building}',
   'bci.dec.auction.what': 'Handbook price {price}, district value {value}; drawn by {name}.',
+  'bci.dec.auction.rule': 'The others raise by at least {raise}; a tie goes to {name}, who drew it.',
+  'bci.dec.auction.none': 'No bid yet.',
   'bci.dec.auction.high': 'Highest bid: {amount} by {name}',
   'bci.dec.auction.waiting': 'Still bidding: {names}',
   'bci.dec.auction.your_bid': 'Your bid (at least {min})',

@@ -193,6 +193,8 @@ export const FR = {
   'bci.dec.tf.accept': 'Le subir',
   'bci.dec.auction.title': 'Enchères : {building}',
   'bci.dec.auction.what': 'Prix du manuel {price}, valeur du quartier {value} ; tiré par {name}.',
+  'bci.dec.auction.rule': 'Les autres surenchérissent d’au moins {raise} ; en cas d’égalité, {name}, qui l’a tirée, l’emporte.',
+  'bci.dec.auction.none': 'Pas encore d’offre.',
   'bci.dec.auction.high': 'Meilleure offre : {amount} par {name}',
   'bci.dec.auction.waiting': 'Encore en lice : {names}',
   'bci.dec.auction.your_bid': 'Votre offre (au moins {min})',
