@@ -161,7 +161,7 @@ export function showTable(root, code, go, guest = '') {
       prev.spectatorLink !== next.spectatorLink;
     if (all) renderAll();
     else {
-      if (prev.legal !== next.legal) renderBoard();
+      if (prev.legal !== next.legal || prev.movedAtVersion !== next.movedAtVersion) renderBoard();
       if (prev.conn !== next.conn) renderConn(connEl, next);
     }
     if (prev.chat !== next.chat) chat.render(next);
@@ -253,6 +253,7 @@ export function showTable(root, code, go, guest = '') {
       legal: currentLegal(state),
       seats: seatLooks(state),
       replay: false,
+      moving: state.movedAtVersion === game.version,
       options: state.table.settings.options,
     });
   }

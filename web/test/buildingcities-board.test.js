@@ -83,7 +83,13 @@ test('solo start: the map, the palette, roads block by block from the junction',
   await page.evaluate(() => /** @type {any} */ (window).show(/** @type {any} */ (window).data.view));
   await page.waitForSelector('#bci-scroll .bci-road-spot');
   assert.deepEqual(await asked(page), ['other', 'other']);
-  assert.deepEqual(errors, []);
+  // A refused move leaves the decision open: the blocks come back, not "Sent…".
+  await page.click('#bci-scroll .bci-road-spot[data-block="3,0"]');
+  assert.equal(await page.textContent('#bci-note'), 'Sent…');
+  await page.evaluate(() => /** @type {any} */ (window).refuse());
+  await page.waitForSelector('#bci-scroll .bci-road-spot[data-block="3,0"]');
+  assert.notEqual(await page.textContent('#bci-note'), 'Sent…');
+  assert.equal(await page.getAttribute('.bci', 'data-sent'), 'no');
   await ctx.close();
 });
 

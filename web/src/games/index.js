@@ -25,6 +25,8 @@ import { buildingCities } from './buildingcities.js';
  *   it is my decision: all of them, or the part `of` names when the board asked for one
  * @property {SeatLook[]} seats
  * @property {boolean} replay true when showing a past position (no interaction)
+ * @property {boolean} [moving] false once the server refused my move sent at `version` (the board may
+ *   take another), true while it is on its way or accepted; absent outside a live table
  * @property {any} [options] the table's game options (a game whose prices depend on them)
  *
  * @typedef {object} BoardCtx

@@ -69,7 +69,8 @@ export function createBigCityzBoard(ctx) {
     const me = state.mySeat;
     const live = me !== undefined && !state.replay && phase.type !== 'game_over';
     const mine = live && phase.type === 'placing' && phase.seat === me && state.awaiting.seats.includes(/** @type {number} */ (me));
-    if (sentVersion !== -1 && sentVersion !== state.version) sentVersion = -1;
+    // A refused move leaves the decision open: the board takes another.
+    if (sentVersion !== -1 && (sentVersion !== state.version || state.moving === false)) sentVersion = -1;
     const sent = sentVersion === state.version;
     if (mine && !state.legal) ctx.askLegal();
 

@@ -145,7 +145,8 @@ export function createBuildingCitiesBoard(ctx) {
     const phase = view.phase;
     const me = state.mySeat;
     const live = me !== undefined && !state.replay && phase.kind !== 'over';
-    if (sentVersion !== -1 && sentVersion !== state.version) sentVersion = -1;
+    // A refused move leaves the decision open: the board takes another.
+    if (sentVersion !== -1 && (sentVersion !== state.version || state.moving === false)) sentVersion = -1;
     const sent = sentVersion === state.version;
     const mine = live && state.awaiting.seats.includes(/** @type {number} */ (me));
     const awaited = mine && !sent;

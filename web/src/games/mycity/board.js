@@ -460,7 +460,8 @@ export function createMyCityBoard(ctx) {
       pointed = null;
       endArmed = false;
     }
-    if (sentVersion !== null && sentVersion !== state.version) sentVersion = null;
+    // A refused move leaves the decision open: the board takes another.
+    if (sentVersion !== null && (sentVersion !== state.version || state.moving === false)) sentVersion = null;
     if (lastSent && (lastSent.round !== view.round || view.my_decision || state.replay || view.game_over)) lastSent = null;
     if (lastSent && state.version > lastSent.version && me !== undefined && state.awaiting.seats.includes(me) && lastSent.tries < 5 && stillLegal(lastSent.mv)) {
       lastSent.version = state.version;
