@@ -5,19 +5,24 @@
 //! (the `store` crate: SQLite or Postgres), [`MemDb`] keeps everything in memory
 //! and can be told to fail, which tests use to check that a failed commit applies
 //! and acknowledges nothing.
+//!
+//! Leases and fences are for several nodes on one database (see the `store` crate's
+//! `lease` module): each write of a table's game has a `_fenced` form taking the
+//! writer's [`Fence`], refused with [`StoreError::Fenced`] once that epoch is no longer
+//! the table's. The plain forms pass no fence and behave as with a single node.
 
 use std::collections::HashMap;
 use std::future::Future;
 use std::pin::Pin;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use protocol::TableStatus;
 use serde_json::Value;
 use uuid::Uuid;
 
-pub use store::{GameRow, MoveRow, Recovered, StoreError, TableRow};
+pub use store::{Fence, GameRow, Lease, MoveRow, Recovered, StoreError, TableRow};
 
 pub type BoxFut<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 
@@ -32,15 +37,83 @@ pub trait Db: Send + Sync + 'static {
         None
     }
     fn ping(&self) -> BoxFut<'_, Result<(), StoreError>>;
-    fn upsert_table<'a>(&'a self, t: &'a TableRow) -> BoxFut<'a, Result<(), StoreError>>;
-    fn insert_game<'a>(&'a self, g: &'a GameRow) -> BoxFut<'a, Result<(), StoreError>>;
+    /// Stores the table; with a fence (of this table), only while it holds.
+    fn upsert_table_fenced<'a>(
+        &'a self,
+        t: &'a TableRow,
+        fence: Option<Fence>,
+    ) -> BoxFut<'a, Result<(), StoreError>>;
+    fn upsert_table<'a>(&'a self, t: &'a TableRow) -> BoxFut<'a, Result<(), StoreError>> {
+        self.upsert_table_fenced(t, None)
+    }
+    /// Stores a new game; with a fence (of its table), only while it holds.
+    fn insert_game_fenced<'a>(
+        &'a self,
+        g: &'a GameRow,
+        fence: Option<Fence>,
+    ) -> BoxFut<'a, Result<(), StoreError>>;
+    fn insert_game<'a>(&'a self, g: &'a GameRow) -> BoxFut<'a, Result<(), StoreError>> {
+        self.insert_game_fenced(g, None)
+    }
+    /// Appends one move, resolving once it is durable; with a fence (of its game's
+    /// table), only while it holds.
+    fn append_fenced(
+        &self,
+        row: MoveRow,
+        fence: Option<Fence>,
+    ) -> BoxFut<'_, Result<(), StoreError>>;
     /// Appends one move; resolves once it is durable.
-    fn append(&self, row: MoveRow) -> BoxFut<'_, Result<(), StoreError>>;
+    fn append(&self, row: MoveRow) -> BoxFut<'_, Result<(), StoreError>> {
+        self.append_fenced(row, None)
+    }
+    /// Records a game's outcome; with a fence (of its table), only while it holds.
+    fn finish_game_fenced<'a>(
+        &'a self,
+        game_id: Uuid,
+        outcome: &'a Value,
+        fence: Option<Fence>,
+    ) -> BoxFut<'a, Result<(), StoreError>>;
     fn finish_game<'a>(
         &'a self,
         game_id: Uuid,
         outcome: &'a Value,
-    ) -> BoxFut<'a, Result<(), StoreError>>;
+    ) -> BoxFut<'a, Result<(), StoreError>> {
+        self.finish_game_fenced(game_id, outcome, None)
+    }
+    /// Takes the table's lease for `ttl`: its epoch, or `None` while another node holds
+    /// it (see `store::Store::acquire_lease`).
+    fn acquire_lease<'a>(
+        &'a self,
+        table_id: Uuid,
+        node_id: &'a str,
+        ttl: Duration,
+    ) -> BoxFut<'a, Result<Option<i64>, StoreError>>;
+    /// Extends a lease still held with `epoch`; `false` once it is lost.
+    fn renew_lease<'a>(
+        &'a self,
+        table_id: Uuid,
+        node_id: &'a str,
+        epoch: i64,
+        ttl: Duration,
+    ) -> BoxFut<'a, Result<bool, StoreError>>;
+    /// Gives up a lease held with `epoch`; `false` when it was not held.
+    fn release_lease<'a>(
+        &'a self,
+        table_id: Uuid,
+        node_id: &'a str,
+        epoch: i64,
+    ) -> BoxFut<'a, Result<bool, StoreError>>;
+    /// The table's lease, held or not, if it ever had one.
+    fn lease(&self, table_id: Uuid) -> BoxFut<'_, Result<Option<Lease>, StoreError>>;
+    /// Up to `limit` lapsed or released leases of unfinished tables, longest lapsed first.
+    fn expired_leases(&self, limit: u32) -> BoxFut<'_, Result<Vec<Lease>, StoreError>>;
+    /// Takes up to `limit` of those for `node_id`, each under its next epoch.
+    fn claim_expired_leases<'a>(
+        &'a self,
+        node_id: &'a str,
+        ttl: Duration,
+        limit: u32,
+    ) -> BoxFut<'a, Result<Vec<Lease>, StoreError>>;
     fn load_unfinished(&self) -> BoxFut<'_, Result<Vec<Recovered>, StoreError>>;
     fn table_by_code<'a>(
         &'a self,
@@ -127,24 +200,85 @@ impl Db for StoreDb {
     fn ping(&self) -> BoxFut<'_, Result<(), StoreError>> {
         self.guarded(self.store.ping())
     }
-    fn upsert_table<'a>(&'a self, t: &'a TableRow) -> BoxFut<'a, Result<(), StoreError>> {
-        self.guarded(self.committer.write(store::Write::Table(t.clone())))
+    fn upsert_table_fenced<'a>(
+        &'a self,
+        t: &'a TableRow,
+        fence: Option<Fence>,
+    ) -> BoxFut<'a, Result<(), StoreError>> {
+        self.guarded(
+            self.committer
+                .write_fenced(store::Write::Table(t.clone()), fence),
+        )
     }
-    fn insert_game<'a>(&'a self, g: &'a GameRow) -> BoxFut<'a, Result<(), StoreError>> {
-        self.guarded(self.committer.write(store::Write::Game(g.clone())))
+    fn insert_game_fenced<'a>(
+        &'a self,
+        g: &'a GameRow,
+        fence: Option<Fence>,
+    ) -> BoxFut<'a, Result<(), StoreError>> {
+        self.guarded(
+            self.committer
+                .write_fenced(store::Write::Game(g.clone()), fence),
+        )
     }
-    fn append(&self, row: MoveRow) -> BoxFut<'_, Result<(), StoreError>> {
-        self.guarded(self.committer.append(row))
+    fn append_fenced(
+        &self,
+        row: MoveRow,
+        fence: Option<Fence>,
+    ) -> BoxFut<'_, Result<(), StoreError>> {
+        self.guarded(self.committer.write_fenced(store::Write::Move(row), fence))
     }
-    fn finish_game<'a>(
+    fn finish_game_fenced<'a>(
         &'a self,
         game_id: Uuid,
         outcome: &'a Value,
+        fence: Option<Fence>,
     ) -> BoxFut<'a, Result<(), StoreError>> {
-        self.guarded(self.committer.write(store::Write::Outcome {
-            game_id,
-            outcome: outcome.clone(),
-        }))
+        self.guarded(self.committer.write_fenced(
+            store::Write::Outcome {
+                game_id,
+                outcome: outcome.clone(),
+            },
+            fence,
+        ))
+    }
+    fn acquire_lease<'a>(
+        &'a self,
+        table_id: Uuid,
+        node_id: &'a str,
+        ttl: Duration,
+    ) -> BoxFut<'a, Result<Option<i64>, StoreError>> {
+        self.guarded(self.store.acquire_lease(table_id, node_id, ttl))
+    }
+    fn renew_lease<'a>(
+        &'a self,
+        table_id: Uuid,
+        node_id: &'a str,
+        epoch: i64,
+        ttl: Duration,
+    ) -> BoxFut<'a, Result<bool, StoreError>> {
+        self.guarded(self.store.renew_lease(table_id, node_id, epoch, ttl))
+    }
+    fn release_lease<'a>(
+        &'a self,
+        table_id: Uuid,
+        node_id: &'a str,
+        epoch: i64,
+    ) -> BoxFut<'a, Result<bool, StoreError>> {
+        self.guarded(self.store.release_lease(table_id, node_id, epoch))
+    }
+    fn lease(&self, table_id: Uuid) -> BoxFut<'_, Result<Option<Lease>, StoreError>> {
+        self.guarded(self.store.lease(table_id))
+    }
+    fn expired_leases(&self, limit: u32) -> BoxFut<'_, Result<Vec<Lease>, StoreError>> {
+        self.guarded(self.store.expired_leases(limit))
+    }
+    fn claim_expired_leases<'a>(
+        &'a self,
+        node_id: &'a str,
+        ttl: Duration,
+        limit: u32,
+    ) -> BoxFut<'a, Result<Vec<Lease>, StoreError>> {
+        self.guarded(self.store.claim_expired_leases(node_id, ttl, limit))
     }
     fn load_unfinished(&self) -> BoxFut<'_, Result<Vec<Recovered>, StoreError>> {
         self.guarded(self.store.load_unfinished())
@@ -168,19 +302,72 @@ struct Mem {
     tables: HashMap<Uuid, TableRow>,
     games: Vec<GameRow>,
     moves: HashMap<Uuid, Vec<MoveRow>>,
+    leases: HashMap<Uuid, Lease>,
+}
+
+impl Mem {
+    /// Refuses a write whose fence is not its table's current lease epoch, as the
+    /// store does inside the write's transaction.
+    fn check(&self, fence: Option<Fence>) -> Result<(), StoreError> {
+        match fence {
+            Some(f) if self.leases.get(&f.table_id).map(|l| l.epoch) != Some(f.epoch) => {
+                Err(StoreError::Fenced {
+                    table_id: f.table_id,
+                    epoch: f.epoch,
+                })
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// Lapsed or released leases of unfinished tables, longest lapsed first.
+    fn expired(&self, now: i64, limit: u32) -> Vec<Lease> {
+        let mut found: Vec<Lease> = self
+            .leases
+            .values()
+            .filter(|l| l.expires_at_ms <= now)
+            .filter(|l| {
+                self.tables
+                    .get(&l.table_id)
+                    .is_some_and(|t| t.status != TableStatus::Finished)
+            })
+            .cloned()
+            .collect();
+        found.sort_by_key(|l| (l.expires_at_ms, l.table_id));
+        found.truncate(usize::try_from(limit).unwrap_or(usize::MAX));
+        found
+    }
+}
+
+fn ttl_ms(ttl: Duration) -> i64 {
+    i64::try_from(ttl.min(store::MAX_LEASE_TTL).as_millis()).unwrap_or(i64::MAX)
 }
 
 /// Everything in memory. `set_failing(true)` makes every call fail as if the
-/// database were unreachable.
+/// database were unreachable. Leases run on the system clock moved by
+/// [`MemDb::advance_clock`], so tests can let them lapse without waiting.
 #[derive(Default)]
 pub struct MemDb {
     mem: Mutex<Mem>,
     failing: AtomicBool,
+    clock_offset_ms: AtomicI64,
 }
 
 impl MemDb {
     pub fn set_failing(&self, failing: bool) {
         self.failing.store(failing, Ordering::SeqCst);
+    }
+
+    /// Moves the lease clock forward.
+    pub fn advance_clock(&self, by: Duration) {
+        self.clock_offset_ms.fetch_add(ttl_ms(by), Ordering::SeqCst);
+    }
+
+    fn now_ms(&self) -> i64 {
+        let system = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX));
+        system.saturating_add(self.clock_offset_ms.load(Ordering::SeqCst))
     }
 
     fn with<T: Send + 'static>(
@@ -217,16 +404,26 @@ impl Db for MemDb {
     fn ping(&self) -> BoxFut<'_, Result<(), StoreError>> {
         self.with(|_| Ok(()))
     }
-    fn upsert_table<'a>(&'a self, t: &'a TableRow) -> BoxFut<'a, Result<(), StoreError>> {
+    fn upsert_table_fenced<'a>(
+        &'a self,
+        t: &'a TableRow,
+        fence: Option<Fence>,
+    ) -> BoxFut<'a, Result<(), StoreError>> {
         let t = t.clone();
         self.with(move |m| {
+            m.check(fence)?;
             m.tables.insert(t.id, t);
             Ok(())
         })
     }
-    fn insert_game<'a>(&'a self, g: &'a GameRow) -> BoxFut<'a, Result<(), StoreError>> {
+    fn insert_game_fenced<'a>(
+        &'a self,
+        g: &'a GameRow,
+        fence: Option<Fence>,
+    ) -> BoxFut<'a, Result<(), StoreError>> {
         let g = g.clone();
         self.with(move |m| {
+            m.check(fence)?;
             if m.games.iter().any(|x| x.id == g.id) {
                 return Err(StoreError::Conflict("game exists".into()));
             }
@@ -234,8 +431,13 @@ impl Db for MemDb {
             Ok(())
         })
     }
-    fn append(&self, row: MoveRow) -> BoxFut<'_, Result<(), StoreError>> {
+    fn append_fenced(
+        &self,
+        row: MoveRow,
+        fence: Option<Fence>,
+    ) -> BoxFut<'_, Result<(), StoreError>> {
         self.with(move |m| {
+            m.check(fence)?;
             let log = m.moves.entry(row.game_id).or_default();
             if log.iter().any(|x| x.seq == row.seq) {
                 return Err(StoreError::Conflict("move exists".into()));
@@ -244,13 +446,15 @@ impl Db for MemDb {
             Ok(())
         })
     }
-    fn finish_game<'a>(
+    fn finish_game_fenced<'a>(
         &'a self,
         game_id: Uuid,
         outcome: &'a Value,
+        fence: Option<Fence>,
     ) -> BoxFut<'a, Result<(), StoreError>> {
         let outcome = outcome.clone();
         self.with(move |m| {
+            m.check(fence)?;
             for g in m.games.iter_mut().filter(|g| g.id == game_id) {
                 g.outcome = Some(outcome.clone());
             }
@@ -301,7 +505,274 @@ impl Db for MemDb {
                     || t.updated_at_ms >= before_ms
                     || played.contains(id)
             });
+            let tables = &m.tables;
+            m.leases.retain(|id, _| tables.contains_key(id));
             Ok((before - m.tables.len()) as u64)
         })
+    }
+    fn acquire_lease<'a>(
+        &'a self,
+        table_id: Uuid,
+        node_id: &'a str,
+        ttl: Duration,
+    ) -> BoxFut<'a, Result<Option<i64>, StoreError>> {
+        let (now, node_id) = (self.now_ms(), node_id.to_owned());
+        self.with(move |m| {
+            if !m.tables.contains_key(&table_id) || node_id.is_empty() {
+                return Err(StoreError::Conflict(
+                    "acquire lease: no such table, or no node id".into(),
+                ));
+            }
+            let expires_at_ms = now.saturating_add(ttl_ms(ttl));
+            let epoch = match m.leases.get(&table_id) {
+                None => 1,
+                Some(l) if l.expires_at_ms <= now => l.epoch + 1,
+                Some(l) if l.node_id == node_id => l.epoch,
+                Some(_) => return Ok(None),
+            };
+            m.leases.insert(
+                table_id,
+                Lease {
+                    table_id,
+                    node_id,
+                    epoch,
+                    expires_at_ms,
+                },
+            );
+            Ok(Some(epoch))
+        })
+    }
+    fn renew_lease<'a>(
+        &'a self,
+        table_id: Uuid,
+        node_id: &'a str,
+        epoch: i64,
+        ttl: Duration,
+    ) -> BoxFut<'a, Result<bool, StoreError>> {
+        let (now, node_id) = (self.now_ms(), node_id.to_owned());
+        self.with(move |m| {
+            Ok(match m.leases.get_mut(&table_id) {
+                Some(l) if l.node_id == node_id && l.epoch == epoch && l.expires_at_ms > now => {
+                    l.expires_at_ms = now.saturating_add(ttl_ms(ttl));
+                    true
+                }
+                _ => false,
+            })
+        })
+    }
+    fn release_lease<'a>(
+        &'a self,
+        table_id: Uuid,
+        node_id: &'a str,
+        epoch: i64,
+    ) -> BoxFut<'a, Result<bool, StoreError>> {
+        let (now, node_id) = (self.now_ms(), node_id.to_owned());
+        self.with(move |m| {
+            Ok(match m.leases.get_mut(&table_id) {
+                Some(l) if l.node_id == node_id && l.epoch == epoch && l.expires_at_ms > now => {
+                    l.expires_at_ms = now;
+                    true
+                }
+                _ => false,
+            })
+        })
+    }
+    fn lease(&self, table_id: Uuid) -> BoxFut<'_, Result<Option<Lease>, StoreError>> {
+        self.with(move |m| Ok(m.leases.get(&table_id).cloned()))
+    }
+    fn expired_leases(&self, limit: u32) -> BoxFut<'_, Result<Vec<Lease>, StoreError>> {
+        let now = self.now_ms();
+        self.with(move |m| Ok(m.expired(now, limit)))
+    }
+    fn claim_expired_leases<'a>(
+        &'a self,
+        node_id: &'a str,
+        ttl: Duration,
+        limit: u32,
+    ) -> BoxFut<'a, Result<Vec<Lease>, StoreError>> {
+        let (now, node_id) = (self.now_ms(), node_id.to_owned());
+        self.with(move |m| {
+            let found = m.expired(now, limit);
+            if node_id.is_empty() && !found.is_empty() {
+                return Err(StoreError::Conflict(
+                    "claim expired leases: no node id".into(),
+                ));
+            }
+            let mut claimed = Vec::new();
+            for old in found {
+                let lease = Lease {
+                    table_id: old.table_id,
+                    node_id: node_id.clone(),
+                    epoch: old.epoch + 1,
+                    expires_at_ms: now.saturating_add(ttl_ms(ttl)),
+                };
+                m.leases.insert(lease.table_id, lease.clone());
+                claimed.push(lease);
+            }
+            claimed.sort_by_key(|l| l.table_id);
+            Ok(claimed)
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    const HELD: Duration = Duration::from_secs(60);
+
+    fn table() -> TableRow {
+        let id = Uuid::new_v4();
+        TableRow {
+            id,
+            game: "tic-tac-toe".into(),
+            invite_code: format!("i-{id}"),
+            spectator_code: format!("s-{id}"),
+            status: TableStatus::Playing,
+            public: false,
+            doc: json!({}),
+            updated_at_ms: 0,
+        }
+    }
+
+    fn mv(game_id: Uuid, seq: i64) -> MoveRow {
+        MoveRow {
+            game_id,
+            seq,
+            entry: protocol::RawJson::of(&json!({"seq": seq})).expect("JSON"),
+            at_ms: 0,
+        }
+    }
+
+    async fn moves(db: &dyn Db, table_id: Uuid) -> Vec<i64> {
+        db.latest_game(table_id)
+            .await
+            .expect("latest")
+            .map(|(_, m)| m.iter().map(|m| m.seq).collect())
+            .unwrap_or_default()
+    }
+
+    /// The same lease and fencing behaviour from the in-memory double as from the store.
+    async fn leases_and_fences(db: &dyn Db) {
+        let t = table();
+        db.upsert_table(&t).await.expect("table");
+        let g = GameRow {
+            id: Uuid::new_v4(),
+            table_id: t.id,
+            number: 1,
+            setup: json!({}),
+            started_at_ms: 0,
+            outcome: None,
+        };
+        db.insert_game(&g).await.expect("game");
+        assert!(
+            db.acquire_lease(Uuid::new_v4(), "a", HELD)
+                .await
+                .is_err_and(|e| e.is_conflict())
+        );
+
+        assert_eq!(db.acquire_lease(t.id, "a", HELD).await, Ok(Some(1)));
+        assert_eq!(db.acquire_lease(t.id, "b", HELD).await, Ok(None));
+        assert_eq!(db.acquire_lease(t.id, "a", HELD).await, Ok(Some(1)));
+        assert_eq!(db.renew_lease(t.id, "a", 1, HELD).await, Ok(true));
+        assert_eq!(db.renew_lease(t.id, "b", 1, HELD).await, Ok(false));
+        let a = Fence {
+            table_id: t.id,
+            epoch: 1,
+        };
+        db.append_fenced(mv(g.id, 0), Some(a))
+            .await
+            .expect("a's move");
+        assert_eq!(db.expired_leases(10).await, Ok(vec![]));
+
+        // a lets go, b takes the table: a's writes are refused, b's and unfenced ones stored.
+        assert_eq!(db.release_lease(t.id, "a", 1).await, Ok(true));
+        assert_eq!(db.release_lease(t.id, "a", 1).await, Ok(false));
+        let expired = db.expired_leases(10).await.expect("expired");
+        assert_eq!(
+            expired
+                .iter()
+                .map(|l| (l.table_id, l.epoch))
+                .collect::<Vec<_>>(),
+            vec![(t.id, 1)]
+        );
+        let claimed = db.claim_expired_leases("b", HELD, 10).await.expect("claim");
+        assert_eq!(
+            claimed
+                .iter()
+                .map(|l| (l.table_id, l.node_id.as_str(), l.epoch))
+                .collect::<Vec<_>>(),
+            vec![(t.id, "b", 2)]
+        );
+        assert_eq!(db.lease(t.id).await, Ok(claimed.first().cloned()));
+        let fenced = Err(StoreError::Fenced {
+            table_id: t.id,
+            epoch: 1,
+        });
+        assert_eq!(db.append_fenced(mv(g.id, 1), Some(a)).await, fenced);
+        assert_eq!(db.upsert_table_fenced(&t, Some(a)).await, fenced);
+        let mut next = g.clone();
+        next.id = Uuid::new_v4();
+        next.number = 2;
+        assert_eq!(db.insert_game_fenced(&next, Some(a)).await, fenced);
+        assert_eq!(
+            db.finish_game_fenced(g.id, &json!({}), Some(a)).await,
+            fenced
+        );
+        assert_eq!(moves(db, t.id).await, vec![0]);
+        let b = Fence {
+            table_id: t.id,
+            epoch: 2,
+        };
+        db.append_fenced(mv(g.id, 1), Some(b))
+            .await
+            .expect("b's move");
+        db.append(mv(g.id, 2)).await.expect("unfenced move");
+        assert_eq!(moves(db, t.id).await, vec![0, 1, 2]);
+
+        // A lapsed lease goes to the next taker under the next epoch.
+        assert_eq!(
+            db.acquire_lease(t.id, "b", Duration::ZERO).await,
+            Ok(Some(2))
+        );
+        assert_eq!(db.renew_lease(t.id, "b", 2, HELD).await, Ok(false));
+        assert_eq!(db.acquire_lease(t.id, "c", HELD).await, Ok(Some(3)));
+        assert!(
+            db.append_fenced(mv(g.id, 3), Some(b))
+                .await
+                .is_err_and(|e| e.is_fenced())
+        );
+        assert_eq!(moves(db, t.id).await, vec![0, 1, 2]);
+    }
+
+    #[tokio::test]
+    async fn memory_leases_and_fences() {
+        leases_and_fences(&MemDb::default()).await;
+    }
+
+    #[tokio::test]
+    async fn store_leases_and_fences() {
+        let dir = std::env::temp_dir().join(format!("citytable-db-lease-{}", Uuid::new_v4()));
+        let store = store::Store::open(None, &dir).await.expect("open");
+        leases_and_fences(&StoreDb::new(store.clone())).await;
+        store.close().await;
+        let _ = std::fs::remove_dir_all(dir);
+    }
+
+    #[tokio::test]
+    async fn memory_leases_lapse_when_the_clock_moves_on() {
+        let db = MemDb::default();
+        let t = table();
+        db.upsert_table(&t).await.expect("table");
+        assert_eq!(db.acquire_lease(t.id, "a", HELD).await, Ok(Some(1)));
+        db.advance_clock(HELD / 2);
+        assert_eq!(db.acquire_lease(t.id, "b", HELD).await, Ok(None));
+        assert_eq!(db.renew_lease(t.id, "a", 1, HELD).await, Ok(true));
+        db.advance_clock(HELD / 2 + Duration::from_secs(1));
+        assert_eq!(db.acquire_lease(t.id, "b", HELD).await, Ok(None));
+        db.advance_clock(HELD / 2);
+        assert_eq!(db.renew_lease(t.id, "a", 1, HELD).await, Ok(false));
+        assert_eq!(db.acquire_lease(t.id, "b", HELD).await, Ok(Some(2)));
     }
 }

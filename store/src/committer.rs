@@ -19,6 +19,14 @@
 //! recursively, so that only the offending caller (and the later moves of the same game, which
 //! would leave a gap) gets the error; any other failure (database unreachable) fails every
 //! caller of the batch.
+//!
+//! Fenced writes (see the `lease` module): a batch carries the fences of its writes and is
+//! stored only if all of them hold. When one does not, the store names it, having written
+//! nothing (the check comes first in the transaction, so the failed attempt costs a round
+//! trip, not a flush); every write under that fence is refused with [`StoreError::Fenced`]
+//! and the rest of the batch is tried again whole. A stale fence costs its batch one extra
+//! transaction rather than a split: it names its table, so there is nothing to search for,
+//! and the other rooms' writes keep sharing one flush.
 
 use std::collections::HashSet;
 use std::future::Future;
@@ -30,7 +38,7 @@ use std::time::{Duration, Instant};
 use tokio::sync::{Semaphore, mpsc, oneshot};
 use uuid::Uuid;
 
-use crate::{MoveRow, Store, StoreError, Write};
+use crate::{Fence, MoveRow, Store, StoreError, Write};
 
 /// Most rows committed in one transaction.
 pub const MAX_BATCH: usize = 1024;
@@ -42,6 +50,8 @@ pub const IN_FLIGHT: usize = 4;
 
 struct Request {
     write: Write,
+    /// Checked in the transaction that stores `write`.
+    fence: Option<Fence>,
     done: oneshot::Sender<Result<(), StoreError>>,
     queued_at: Instant,
 }
@@ -154,10 +164,19 @@ impl Committer {
 
     /// Like [`Committer::append`] for any write; errors are those of [`Store::commit`].
     pub async fn write(&self, write: Write) -> Result<(), StoreError> {
+        self.write_fenced(write, None).await
+    }
+
+    /// Like [`Committer::write`], stored only if `fence` (when given) is still its table's
+    /// lease epoch when the transaction holding the write runs; otherwise the write is refused
+    /// with [`StoreError::Fenced`] and the other writes of its batch are stored without it.
+    /// Give the fence of the table the write belongs to.
+    pub async fn write_fenced(&self, write: Write, fence: Option<Fence>) -> Result<(), StoreError> {
         let (done, answer) = oneshot::channel();
         self.tx
             .send(Request {
                 write,
+                fence,
                 done,
                 queued_at: Instant::now(),
             })
@@ -196,46 +215,99 @@ async fn run(
     let _ = slots.acquire_many(IN_FLIGHT as u32).await;
 }
 
+/// What a batch has refused so far: its later writes that depend on it are refused unread.
+#[derive(Default)]
+struct Refused {
+    /// Games with a move that was not stored: their later moves would leave a gap.
+    games: HashSet<Uuid>,
+    /// Fences that no longer hold.
+    fences: HashSet<Fence>,
+}
+
+impl Refused {
+    /// Why `r` must be refused without trying it, if it must.
+    fn reason(&self, r: &Request) -> Option<StoreError> {
+        if let Some(fence) = r.fence.filter(|f| self.fences.contains(f)) {
+            return Some(StoreError::Fenced {
+                table_id: fence.table_id,
+                epoch: fence.epoch,
+            });
+        }
+        if r.write.move_of().is_some_and(|g| self.games.contains(&g)) {
+            return Some(StoreError::Conflict(
+                "append moves: an earlier move of the same game was not stored".into(),
+            ));
+        }
+        None
+    }
+}
+
 /// Stores the batch and answers every caller in it; leaves `batch` empty.
 async fn commit(store: &Store, batch: &mut Vec<Request>, counters: &Counters) {
-    let mut failed_games = HashSet::new();
+    let mut refused = Refused::default();
     let requests = std::mem::take(batch);
     counters.queued(&requests, Instant::now());
-    store_part(store, requests, &mut failed_games, counters).await;
+    store_part(store, requests, &mut refused, counters).await;
 }
 
 /// Stores `requests` in one transaction. If that fails on a conflict, the two halves are
 /// stored separately (recursively), so one bad row costs about `2 * log2(n)` transactions
 /// instead of failing the whole batch or retrying every row alone. Halves go in queue order,
 /// and once a move of a game has failed the later moves of that game are refused without being
-/// tried: storing them would leave a gap in its log.
+/// tried: storing them would leave a gap in its log. A fence that no longer holds refuses the
+/// writes under it, and the rest is tried again whole.
 fn store_part<'a>(
     store: &'a Store,
     requests: Vec<Request>,
-    failed_games: &'a mut HashSet<Uuid>,
+    refused: &'a mut Refused,
     counters: &'a Counters,
 ) -> Pin<Box<dyn Future<Output = ()> + Send + 'a>> {
     Box::pin(async move {
-        let (refused, requests): (Vec<Request>, Vec<Request>) = requests
-            .into_iter()
-            .partition(|r| r.write.move_of().is_some_and(|g| failed_games.contains(&g)));
-        if !refused.is_empty() {
-            counters.failed(refused.len());
-            for r in refused {
-                let _ = r.done.send(Err(StoreError::Conflict(
-                    "append moves: an earlier move of the same game was not stored".into(),
-                )));
+        let mut kept = Vec::with_capacity(requests.len());
+        for r in requests {
+            match refused.reason(&r) {
+                Some(e) => {
+                    counters.failed(1);
+                    if let Some(g) = r.write.move_of() {
+                        refused.games.insert(g);
+                    }
+                    let _ = r.done.send(Err(e));
+                }
+                None => kept.push(r),
             }
         }
+        let requests = kept;
         if requests.is_empty() {
             return;
         }
+        // Each fence once, in queue order (the store names the first stale one).
+        let mut seen = HashSet::new();
+        let fences: Vec<Fence> = requests
+            .iter()
+            .filter_map(|r| r.fence)
+            .filter(|f| seen.insert(*f))
+            .collect();
         let queued_at: Vec<Instant> = requests.iter().map(|r| r.queued_at).collect();
+        let request_fences: Vec<Option<Fence>> = requests.iter().map(|r| r.fence).collect();
         let (writes, dones): (Vec<Write>, Vec<_>) =
             requests.into_iter().map(|r| (r.write, r.done)).unzip();
         let started = Instant::now();
-        let stored = store.commit(&writes).await;
+        let stored = store.commit_fenced(&writes, &fences).await;
         counters.stored(started.elapsed());
+        let rebuild = |writes: Vec<Write>, dones: Vec<_>| -> Vec<Request> {
+            writes
+                .into_iter()
+                .zip(dones)
+                .zip(queued_at)
+                .zip(request_fences)
+                .map(|(((write, done), queued_at), fence)| Request {
+                    write,
+                    fence,
+                    done,
+                    queued_at,
+                })
+                .collect()
+        };
         match stored {
             Ok(()) => {
                 tracing::trace!(rows = writes.len(), "committed writes");
@@ -245,27 +317,25 @@ fn store_part<'a>(
                     let _ = done.send(Ok(()));
                 }
             }
+            Err(StoreError::Fenced { table_id, epoch })
+                if fences.contains(&Fence { table_id, epoch }) =>
+            {
+                tracing::debug!(%table_id, epoch, "a fence no longer holds; storing the rest");
+                refused.fences.insert(Fence { table_id, epoch });
+                store_part(store, rebuild(writes, dones), refused, counters).await;
+            }
             Err(StoreError::Conflict(_)) if writes.len() > 1 => {
                 tracing::debug!(rows = writes.len(), "batch conflicted; splitting it");
-                let mut left: Vec<Request> = writes
-                    .into_iter()
-                    .zip(dones)
-                    .zip(queued_at)
-                    .map(|((write, done), queued_at)| Request {
-                        write,
-                        done,
-                        queued_at,
-                    })
-                    .collect();
+                let mut left = rebuild(writes, dones);
                 let right = left.split_off(left.len() / 2);
-                store_part(store, left, failed_games, counters).await;
-                store_part(store, right, failed_games, counters).await;
+                store_part(store, left, refused, counters).await;
+                store_part(store, right, refused, counters).await;
             }
             Err(e) => {
                 tracing::warn!(rows = writes.len(), error = %e, "storing writes failed");
                 counters.failed(writes.len());
                 for (write, done) in writes.iter().zip(dones) {
-                    failed_games.extend(write.move_of());
+                    refused.games.extend(write.move_of());
                     let _ = done.send(Err(e.clone()));
                 }
             }
@@ -281,6 +351,12 @@ mod tests {
     use serde_json::json;
 
     async fn store_with_games(n: usize) -> (Store, std::path::PathBuf, Vec<Uuid>) {
+        let (store, dir, tables) = store_with_tables(n).await;
+        (store, dir, tables.into_iter().map(|(_, g)| g).collect())
+    }
+
+    /// A store with `n` tables playing a game each: `(table id, game id)`.
+    async fn store_with_tables(n: usize) -> (Store, std::path::PathBuf, Vec<(Uuid, Uuid)>) {
         let dir = std::env::temp_dir().join(format!("citytable-committer-{}", Uuid::new_v4()));
         let store = Store::open(None, &dir).await.expect("open");
         let mut games = Vec::new();
@@ -305,7 +381,7 @@ mod tests {
                 outcome: None,
             };
             store.insert_game(&game).await.expect("game");
-            games.push(game.id);
+            games.push((table.id, game.id));
         }
         (store, dir, games)
     }
@@ -322,12 +398,19 @@ mod tests {
     fn requests(
         rows: Vec<MoveRow>,
     ) -> (Vec<Request>, Vec<oneshot::Receiver<Result<(), StoreError>>>) {
+        fenced_requests(rows.into_iter().map(|r| (r, None)).collect())
+    }
+
+    fn fenced_requests(
+        rows: Vec<(MoveRow, Option<Fence>)>,
+    ) -> (Vec<Request>, Vec<oneshot::Receiver<Result<(), StoreError>>>) {
         rows.into_iter()
-            .map(|row| {
+            .map(|(row, fence)| {
                 let (done, answer) = oneshot::channel();
                 (
                     Request {
                         write: Write::Move(row),
+                        fence,
                         done,
                         queued_at: Instant::now(),
                     },
@@ -424,6 +507,62 @@ mod tests {
             let expected: Vec<i64> = if g == bad { vec![0] } else { (0..8).collect() };
             assert_eq!(stored_seqs(&store, g).await, expected);
         }
+        store.close().await;
+        let _ = std::fs::remove_dir_all(dir);
+    }
+
+    /// One batch with writes of two tables whose leases changed hands: exactly their writes
+    /// are refused as fenced, each stale fence costs one attempt that writes nothing, and the
+    /// rest (fenced with current epochs, or not fenced) is stored in one transaction.
+    #[tokio::test]
+    async fn stale_fences_refuse_only_their_writes_and_the_rest_is_stored_whole() {
+        let (store, dir, tables) = store_with_tables(4).await;
+        let ttl = Duration::from_secs(60);
+        let mut fences = Vec::new();
+        for (i, &(table_id, _)) in tables.iter().enumerate() {
+            let epoch = store
+                .acquire_lease(table_id, "a", Duration::ZERO)
+                .await
+                .expect("lease");
+            assert_eq!(epoch, Some(1));
+            if i < 2 {
+                // Taken over by another node: epoch 1 is stale.
+                let taken = store.acquire_lease(table_id, "b", ttl).await.expect("take");
+                assert_eq!(taken, Some(2));
+            }
+            fences.push(Fence { table_id, epoch: 1 });
+        }
+        let (_, unfenced) = tables[3];
+        let (stale_a, stale_b, (_, current)) = (tables[0].1, tables[1].1, tables[2]);
+        let rows = vec![
+            (row(current, 0), Some(fences[2])),
+            (row(stale_a, 0), Some(fences[0])),
+            (row(unfenced, 0), None),
+            (row(stale_b, 0), Some(fences[1])),
+            (row(current, 1), Some(fences[2])),
+            (row(stale_a, 1), Some(fences[0])),
+        ];
+        let (mut batch, receivers) = fenced_requests(rows);
+        let counters = Counters::default();
+        commit(&store, &mut batch, &counters).await;
+        let got = answers(receivers).await;
+        let fenced = |i: usize| {
+            Err(StoreError::Fenced {
+                table_id: tables[i].0,
+                epoch: 1,
+            })
+        };
+        assert_eq!(
+            got,
+            vec![Ok(()), fenced(0), Ok(()), fenced(1), Ok(()), fenced(0)]
+        );
+        assert_eq!(counters.commits.load(Ordering::Relaxed), 1);
+        assert_eq!(counters.rows.load(Ordering::Relaxed), 3);
+        assert_eq!(counters.failed.load(Ordering::Relaxed), 3);
+        assert_eq!(stored_seqs(&store, current).await, vec![0, 1]);
+        assert_eq!(stored_seqs(&store, unfenced).await, vec![0]);
+        assert_eq!(stored_seqs(&store, stale_a).await, Vec::<i64>::new());
+        assert_eq!(stored_seqs(&store, stale_b).await, Vec::<i64>::new());
         store.close().await;
         let _ = std::fs::remove_dir_all(dir);
     }

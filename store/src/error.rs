@@ -1,8 +1,9 @@
-//! The errors of the store: three kinds a caller can act on, worded without row contents.
+//! The errors of the store: four kinds a caller can act on, worded without row contents.
 
 use std::borrow::Cow;
 
 use sqlx::error::ErrorKind;
+use uuid::Uuid;
 
 /// What went wrong with a storage call. The messages name the operation and, for constraint
 /// violations, the schema object involved; they never contain stored values, so they are safe
@@ -22,6 +23,11 @@ pub enum StoreError {
     /// A stored row could not be decoded (or the database file is damaged).
     #[error("corrupt stored data: {0}")]
     Corrupt(String),
+    /// A fenced write was refused: `epoch` is no longer the lease epoch of table `table_id`
+    /// (another node took the table over, or its lease lapsed and was taken again). Nothing
+    /// was stored; the writer no longer owns the table and must drop it, not retry.
+    #[error("write refused: lease epoch {epoch} of table {table_id} is no longer current")]
+    Fenced { table_id: Uuid, epoch: i64 },
 }
 
 impl StoreError {
@@ -33,6 +39,11 @@ impl StoreError {
     /// True for [`StoreError::Conflict`].
     pub fn is_conflict(&self) -> bool {
         matches!(self, StoreError::Conflict(_))
+    }
+
+    /// True for [`StoreError::Fenced`]: the writer has lost the table.
+    pub fn is_fenced(&self) -> bool {
+        matches!(self, StoreError::Fenced { .. })
     }
 }
 
@@ -134,6 +145,7 @@ pub(crate) fn migrate_error(what: &str, e: sqlx::migrate::MigrateError) -> Store
                 StoreError::Unavailable(m) | StoreError::Conflict(m) | StoreError::Corrupt(m) => {
                     StoreError::Unavailable(m)
                 }
+                fenced @ StoreError::Fenced { .. } => StoreError::Unavailable(fenced.to_string()),
             }
         }
         other => StoreError::Unavailable(format!("migrate {what}: {other}")),

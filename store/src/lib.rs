@@ -5,7 +5,9 @@
 //!   it has a database URL and an SQLite file (`<data_dir>/citytable.db`) otherwise; both run the
 //!   same operations with the same meaning, and the same test suite runs against both.
 //! - [`Committer`] (module `committer`): group commit of moves from many rooms.
-//! - [`StoreError`] (module `error`): three kinds a caller can act on.
+//! - [`StoreError`] (module `error`): four kinds a caller can act on.
+//! - [`Lease`] and [`Fence`] (module `lease`): table ownership for several nodes on one
+//!   database, and writes refused once their writer's lease has changed hands.
 //!
 //! # Schema
 //! Numbered migrations live in `migrations/postgres/` and `migrations/sqlite/` at the workspace
@@ -18,6 +20,8 @@
 //!   game is over.
 //! - `game_move`: the move log, primary key `(game_id, seq)`. It is the truth: a game's state is
 //!   rebuilt by replaying its log from `setup`, so nothing else needs to be stored per move.
+//! - `table_lease`: which node owns a table, under which epoch, until when (database clock).
+//!   Unused by a single node.
 //!
 //! # Why group commit
 //! A move is acknowledged to players only once it is durable, and a durable commit costs one
@@ -53,9 +57,11 @@
 
 mod committer;
 mod error;
+mod lease;
 
 pub use committer::{Committer, CommitterStats, MAX_BATCH};
 pub use error::StoreError;
+pub use lease::{Fence, Lease, MAX_LEASE_TTL};
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -225,6 +231,7 @@ macro_rules! col {
         $row.try_get($name).map_err(|e| db_error($what, e))?
     };
 }
+pub(crate) use {col, on_pool};
 
 macro_rules! table_from_row {
     ($row:expr, $what:expr) => {
@@ -526,6 +533,22 @@ impl Store {
     /// Errors: those of [`Store::upsert_table`], [`Store::insert_game`],
     /// [`Store::append_moves`] and [`Store::finish_game`]; nothing is stored then.
     pub async fn commit(&self, writes: &[Write]) -> Result<(), StoreError> {
+        self.commit_fenced(writes, &[]).await
+    }
+
+    /// Like [`Store::commit`], only while every fence holds: in the same transaction, before
+    /// anything is written, each fence's epoch must be its table's current lease epoch (see
+    /// the `lease` module). Fences are the writers' claims on their tables; they are not
+    /// matched against the writes, so give the fence of every table written.
+    ///
+    /// Errors: [`StoreError::Fenced`] naming the first fence (in the order given) that no
+    /// longer holds, its table's lease having changed hands (or never existed); nothing is
+    /// stored then. Otherwise those of [`Store::commit`].
+    pub async fn commit_fenced(
+        &self,
+        writes: &[Write],
+        fences: &[Fence],
+    ) -> Result<(), StoreError> {
         const WHAT: &str = "commit";
         let moves: Vec<&MoveRow> = writes
             .iter()
@@ -534,7 +557,7 @@ impl Store {
                 _ => None,
             })
             .collect();
-        if moves.len() == writes.len() {
+        if fences.is_empty() && moves.len() == writes.len() {
             return self.append_move_refs(&moves).await;
         }
         macro_rules! rows_before_moves {
@@ -578,6 +601,7 @@ impl Store {
         match &self.db {
             Db::Sqlite { write: pool, .. } => {
                 let mut tx = pool.begin().await.map_err(|e| db_error(WHAT, e))?;
+                lease::check_fences_sqlite(&mut tx, fences).await?;
                 rows_before_moves!(tx);
                 for chunk in sqlite_chunks(&moves) {
                     sqlite_insert_moves(chunk)
@@ -591,6 +615,7 @@ impl Store {
             }
             Db::Postgres(pool) => {
                 let mut tx = pool.begin().await.map_err(|e| db_error(WHAT, e))?;
+                lease::check_fences_postgres(&mut tx, fences).await?;
                 rows_before_moves!(tx);
                 if !moves.is_empty() {
                     postgres_insert_moves(&moves)
@@ -895,6 +920,20 @@ mod tests {
         send(store.table_by_code(""));
         send(store.table_by_id(row.id));
         send(store.latest_game(row.id));
+        send(store.commit_fenced(&[], &[]));
+        send(store.acquire_lease(row.id, "", Duration::ZERO));
+        send(store.renew_lease(row.id, "", 1, Duration::ZERO));
+        send(store.release_lease(row.id, "", 1));
+        send(store.lease(row.id));
+        send(store.expired_leases(1));
+        send(store.claim_expired_leases("", Duration::ZERO, 1));
+        send(committer.write_fenced(
+            Write::Table(row.clone()),
+            Some(Fence {
+                table_id: row.id,
+                epoch: 1,
+            }),
+        ));
         send(committer.append(MoveRow {
             game_id: game.id,
             seq: 0,

@@ -7,7 +7,13 @@
 
 use protocol::{RawJson, TableStatus};
 use serde_json::json;
-use store::{Committer, GameRow, MoveRow, Recovered, Store, StoreError, TableRow, Write};
+use std::collections::HashSet;
+use std::sync::Arc;
+use std::time::Duration;
+
+use store::{
+    Committer, Fence, GameRow, Lease, MoveRow, Recovered, Store, StoreError, TableRow, Write,
+};
 use testkit::{Kind, TestStore};
 use uuid::Uuid;
 
@@ -89,6 +95,15 @@ fn assert_conflict(result: Result<(), StoreError>) -> StoreError {
         other => panic!("expected a conflict, got {other:?}"),
     }
 }
+
+fn assert_fenced(result: Result<(), StoreError>, table_id: Uuid, epoch: i64) {
+    assert_eq!(result, Err(StoreError::Fenced { table_id, epoch }));
+}
+
+/// Long enough that a lease taken for it cannot lapse during a test.
+const HELD: Duration = Duration::from_secs(60);
+/// A lease taken for no time is lapsed at once: tests of expiry need no sleep.
+const LAPSED: Duration = Duration::ZERO;
 
 // ---------------------------------------------------------------------------------------------
 // The shared suite.
@@ -609,6 +624,454 @@ async fn data_survives_a_restart(ctx: &TestStore) {
     reopened.close().await;
 }
 
+// ---------------------------------------------------------------------------------------------
+// Table leases and fenced writes.
+
+async fn lease_acquire_renew_and_release(ctx: &TestStore) {
+    let store = &ctx.store;
+    let t = table(TableStatus::Playing, 1);
+    store.upsert_table(&t).await.expect("table");
+    assert_eq!(store.lease(t.id).await.expect("no lease"), None);
+
+    assert_eq!(store.acquire_lease(t.id, "a", HELD).await, Ok(Some(1)));
+    let held = store.lease(t.id).await.expect("lease").expect("a lease");
+    assert_eq!(
+        (held.table_id, held.node_id.as_str(), held.epoch),
+        (t.id, "a", 1)
+    );
+    // Held by another node: refused, and the lease is untouched.
+    assert_eq!(store.acquire_lease(t.id, "b", HELD).await, Ok(None));
+    assert_eq!(store.lease(t.id).await.expect("lease"), Some(held.clone()));
+    // Our own live lease is extended under the same epoch.
+    assert_eq!(store.acquire_lease(t.id, "a", HELD).await, Ok(Some(1)));
+
+    // Renewal: only the holder, only with its epoch.
+    assert_eq!(store.renew_lease(t.id, "a", 1, HELD).await, Ok(true));
+    assert_eq!(store.renew_lease(t.id, "b", 1, HELD).await, Ok(false));
+    assert_eq!(store.renew_lease(t.id, "a", 2, HELD).await, Ok(false));
+    assert_eq!(
+        store.renew_lease(Uuid::new_v4(), "a", 1, HELD).await,
+        Ok(false)
+    );
+
+    // Release: only the holder, with its epoch; once.
+    assert_eq!(store.release_lease(t.id, "b", 1).await, Ok(false));
+    assert_eq!(store.release_lease(t.id, "a", 2).await, Ok(false));
+    assert_eq!(store.release_lease(t.id, "a", 1).await, Ok(true));
+    assert_eq!(store.release_lease(t.id, "a", 1).await, Ok(false));
+    // A released lease is not ours to renew, and free for anyone, under the next epoch.
+    assert_eq!(store.renew_lease(t.id, "a", 1, HELD).await, Ok(false));
+    assert_eq!(store.acquire_lease(t.id, "b", HELD).await, Ok(Some(2)));
+    assert_eq!(store.acquire_lease(t.id, "a", HELD).await, Ok(None));
+    let taken = store.lease(t.id).await.expect("lease").expect("a lease");
+    assert_eq!((taken.node_id.as_str(), taken.epoch), ("b", 2));
+
+    // A lease needs a stored table and a node id.
+    assert_conflict(
+        store
+            .acquire_lease(Uuid::new_v4(), "a", HELD)
+            .await
+            .map(|_| ()),
+    );
+    let other = table(TableStatus::Lobby, 1);
+    store.upsert_table(&other).await.expect("other");
+    assert_conflict(store.acquire_lease(other.id, "", HELD).await.map(|_| ()));
+    assert_eq!(store.lease(other.id).await.expect("lease"), None);
+}
+
+async fn an_expired_lease_is_taken_under_the_next_epoch(ctx: &TestStore) {
+    let store = &ctx.store;
+    let t = table(TableStatus::Playing, 1);
+    store.upsert_table(&t).await.expect("table");
+    assert_eq!(store.acquire_lease(t.id, "a", LAPSED).await, Ok(Some(1)));
+    // Lapsed: its holder cannot renew it, another node takes it over.
+    assert_eq!(store.renew_lease(t.id, "a", 1, HELD).await, Ok(false));
+    assert_eq!(store.acquire_lease(t.id, "b", HELD).await, Ok(Some(2)));
+    assert_eq!(store.renew_lease(t.id, "b", 2, HELD).await, Ok(true));
+
+    // The same node taking its own lapsed lease again also gets a new epoch: whatever it
+    // still had in flight under the old one is fenced off.
+    let u = table(TableStatus::Playing, 1);
+    store.upsert_table(&u).await.expect("table");
+    assert_eq!(store.acquire_lease(u.id, "a", LAPSED).await, Ok(Some(1)));
+    assert_eq!(store.acquire_lease(u.id, "a", HELD).await, Ok(Some(2)));
+    assert_eq!(store.acquire_lease(u.id, "a", HELD).await, Ok(Some(2)));
+
+    // In real time: renewed, a lease outlives its first term; unrenewed, it lapses.
+    let v = table(TableStatus::Playing, 1);
+    store.upsert_table(&v).await.expect("table");
+    let term = Duration::from_millis(1500);
+    assert_eq!(store.acquire_lease(v.id, "a", term).await, Ok(Some(1)));
+    tokio::time::sleep(term / 2).await;
+    assert_eq!(store.renew_lease(v.id, "a", 1, term).await, Ok(true));
+    tokio::time::sleep(term * 3 / 4).await;
+    assert_eq!(store.acquire_lease(v.id, "b", HELD).await, Ok(None));
+    tokio::time::sleep(term).await;
+    assert_eq!(store.acquire_lease(v.id, "b", HELD).await, Ok(Some(2)));
+}
+
+async fn expired_leases_are_listed_and_claimed_once(ctx: &TestStore) {
+    let store = &ctx.store;
+    let mut tables = Vec::new();
+    for status in [
+        TableStatus::Playing,  // lapsed
+        TableStatus::Lobby,    // released
+        TableStatus::Finished, // lapsed, but nothing to take over
+        TableStatus::Playing,  // held
+        TableStatus::Playing,  // never leased
+    ] {
+        let t = table(status, 1);
+        store.upsert_table(&t).await.expect("table");
+        tables.push(t.id);
+    }
+    let [lapsed, released, finished, held, _never] = tables[..] else {
+        unreachable!()
+    };
+    assert_eq!(store.acquire_lease(lapsed, "a", LAPSED).await, Ok(Some(1)));
+    assert_eq!(store.acquire_lease(released, "a", HELD).await, Ok(Some(1)));
+    assert_eq!(store.release_lease(released, "a", 1).await, Ok(true));
+    assert_eq!(
+        store.acquire_lease(finished, "a", LAPSED).await,
+        Ok(Some(1))
+    );
+    assert_eq!(store.acquire_lease(held, "a", HELD).await, Ok(Some(1)));
+
+    let ids = |leases: &[Lease]| -> HashSet<Uuid> { leases.iter().map(|l| l.table_id).collect() };
+    let expired = store.expired_leases(10).await.expect("expired");
+    assert_eq!(ids(&expired), HashSet::from([lapsed, released]));
+    assert!(expired.iter().all(|l| l.node_id == "a" && l.epoch == 1));
+    assert_eq!(store.expired_leases(1).await.expect("one").len(), 1);
+
+    let claimed = store
+        .claim_expired_leases("b", HELD, 10)
+        .await
+        .expect("claim");
+    assert_eq!(ids(&claimed), HashSet::from([lapsed, released]));
+    assert!(claimed.iter().all(|l| l.node_id == "b" && l.epoch == 2));
+    for l in &claimed {
+        assert_eq!(
+            store.lease(l.table_id).await.expect("lease"),
+            Some(l.clone())
+        );
+        assert_eq!(store.renew_lease(l.table_id, "b", 2, HELD).await, Ok(true));
+    }
+    assert_eq!(store.expired_leases(10).await.expect("expired"), vec![]);
+    assert_eq!(
+        store
+            .claim_expired_leases("c", HELD, 10)
+            .await
+            .expect("claim"),
+        vec![]
+    );
+    let kept = store.lease(held).await.expect("lease").expect("held");
+    assert_eq!((kept.node_id.as_str(), kept.epoch), ("a", 1));
+}
+
+async fn a_stale_epoch_cannot_write_and_the_owner_can(ctx: &TestStore) {
+    let store = &ctx.store;
+    let (t, g) = table_with_game(store, TableStatus::Playing).await;
+    assert_eq!(store.acquire_lease(t.id, "a", LAPSED).await, Ok(Some(1)));
+    let old = Fence {
+        table_id: t.id,
+        epoch: 1,
+    };
+    store
+        .commit_fenced(&[Write::Move(mv(g.id, 0))], &[old])
+        .await
+        .expect("a's move while its epoch is current");
+    assert_eq!(store.acquire_lease(t.id, "b", HELD).await, Ok(Some(2)));
+    let new = Fence {
+        table_id: t.id,
+        epoch: 2,
+    };
+
+    // Node a, paused past its expiry, wakes up and writes: every kind of write is refused
+    // and nothing of it is stored.
+    assert_fenced(
+        store
+            .commit_fenced(&[Write::Move(mv(g.id, 1))], &[old])
+            .await,
+        t.id,
+        1,
+    );
+    let mut changed = t.clone();
+    changed.status = TableStatus::Finished;
+    let next = game(t.id, 2);
+    let stale_batch = [
+        Write::Table(changed.clone()),
+        Write::Game(next.clone()),
+        Write::Move(mv(g.id, 1)),
+        Write::Outcome {
+            game_id: g.id,
+            outcome: json!({"winners": [0]}),
+        },
+    ];
+    for w in &stale_batch {
+        assert_fenced(
+            store.commit_fenced(std::slice::from_ref(w), &[old]).await,
+            t.id,
+            1,
+        );
+    }
+    assert_fenced(store.commit_fenced(&stale_batch, &[old]).await, t.id, 1);
+    // A fence on a table that has no lease never holds.
+    let (u, _) = table_with_game(store, TableStatus::Playing).await;
+    let unleased = Fence {
+        table_id: u.id,
+        epoch: 1,
+    };
+    assert_fenced(
+        store
+            .commit_fenced(&[Write::Table(u.clone())], &[unleased])
+            .await,
+        u.id,
+        1,
+    );
+    // With several fences, the first stale one is named.
+    assert_fenced(
+        store
+            .commit_fenced(&[Write::Move(mv(g.id, 1))], &[new, old, unleased])
+            .await,
+        t.id,
+        1,
+    );
+    assert_eq!(moves_of(store, t.id).await, vec![mv(g.id, 0)]);
+    assert_eq!(
+        store.latest_game(t.id).await.expect("latest"),
+        Some((g.clone(), vec![mv(g.id, 0)]))
+    );
+    assert_eq!(
+        store.table_by_id(t.id).await.expect("table"),
+        Some(t.clone())
+    );
+    let text = StoreError::Fenced {
+        table_id: t.id,
+        epoch: 1,
+    }
+    .to_string();
+    assert!(!text.contains(SECRET), "{text}");
+
+    // The current owner writes; writes without a fence are not checked at all, as with a
+    // single node.
+    store
+        .commit_fenced(&[Write::Move(mv(g.id, 1))], &[new])
+        .await
+        .expect("b's move");
+    store
+        .append_moves(&[mv(g.id, 2)])
+        .await
+        .expect("unfenced move");
+    assert_eq!(
+        moves_of(store, t.id).await,
+        (0..3).map(|s| mv(g.id, s)).collect::<Vec<_>>()
+    );
+    store
+        .commit_fenced(&stale_batch[..2], &[new])
+        .await
+        .expect("b's table and game");
+    assert_eq!(
+        store.latest_game(t.id).await.expect("latest"),
+        Some((next, vec![]))
+    );
+    assert_eq!(store.table_by_id(t.id).await.expect("table"), Some(changed));
+    store
+        .finish_game(g.id, &json!({"winners": [1]}))
+        .await
+        .expect("unfenced outcome");
+    // Writing changed nothing of the lease.
+    assert_eq!(store.acquire_lease(t.id, "a", HELD).await, Ok(None));
+    assert_eq!(store.renew_lease(t.id, "b", 2, HELD).await, Ok(true));
+}
+
+async fn unfenced_writes_are_unchanged_by_leases(ctx: &TestStore) {
+    // Single-node mode: no lease anywhere, every kind of write as before.
+    let store = &ctx.store;
+    let (t, g) = table_with_game(store, TableStatus::Playing).await;
+    store.append_moves(&[mv(g.id, 0)]).await.expect("move 0");
+    store
+        .commit(&[Write::Move(mv(g.id, 1)), Write::Table(t.clone())])
+        .await
+        .expect("move 1 and table");
+    let committer = Committer::spawn(ctx.store.clone());
+    committer.append(mv(g.id, 2)).await.expect("move 2");
+    committer
+        .write_fenced(Write::Move(mv(g.id, 3)), None)
+        .await
+        .expect("move 3");
+    assert_conflict(committer.append(mv(g.id, 3)).await);
+    assert_eq!(
+        moves_of(store, t.id).await,
+        (0..4).map(|s| mv(g.id, s)).collect::<Vec<_>>()
+    );
+    assert_eq!(store.lease(t.id).await.expect("lease"), None);
+    assert_eq!(store.expired_leases(10).await.expect("expired"), vec![]);
+}
+
+/// Through the group commit: the stale table's writes are refused, the other tables' writes
+/// queued with them (fenced with current epochs or not fenced) are stored.
+async fn committer_refuses_only_the_stale_tables_writes(ctx: &TestStore) {
+    let store = &ctx.store;
+    let (stale_t, stale_g) = table_with_game(store, TableStatus::Playing).await;
+    assert_eq!(
+        store.acquire_lease(stale_t.id, "a", LAPSED).await,
+        Ok(Some(1))
+    );
+    assert_eq!(
+        store.acquire_lease(stale_t.id, "b", HELD).await,
+        Ok(Some(2))
+    );
+    let mut owned = Vec::new();
+    for _ in 0..12 {
+        let (t, g) = table_with_game(store, TableStatus::Playing).await;
+        assert_eq!(store.acquire_lease(t.id, "a", HELD).await, Ok(Some(1)));
+        owned.push((t, g));
+    }
+    let mut unleased = Vec::new();
+    for _ in 0..4 {
+        unleased.push(table_with_game(store, TableStatus::Playing).await);
+    }
+    let committer = Committer::spawn(store.clone());
+    let mut tasks = Vec::new();
+    let fence = |table_id| Fence { table_id, epoch: 1 };
+    for (t, g) in owned.iter().chain(&unleased) {
+        let committer = committer.clone();
+        let (game_id, f) = (
+            g.id,
+            owned.iter().any(|(o, _)| o.id == t.id).then(|| fence(t.id)),
+        );
+        tasks.push(tokio::spawn(async move {
+            for seq in 0..5 {
+                committer
+                    .write_fenced(Write::Move(mv(game_id, seq)), f)
+                    .await?;
+            }
+            Ok::<(), StoreError>(())
+        }));
+    }
+    let stale = {
+        let committer = committer.clone();
+        let (game_id, f) = (stale_g.id, fence(stale_t.id));
+        tokio::spawn(async move {
+            let mut answers = Vec::new();
+            for seq in 0..5 {
+                answers.push(
+                    committer
+                        .write_fenced(Write::Move(mv(game_id, seq)), Some(f))
+                        .await,
+                );
+            }
+            answers
+        })
+    };
+    for task in tasks {
+        task.await
+            .expect("task")
+            .expect("current writers are stored");
+    }
+    for answer in stale.await.expect("stale task") {
+        assert_fenced(answer, stale_t.id, 1);
+    }
+    assert_eq!(moves_of(store, stale_t.id).await, vec![]);
+    for (t, g) in owned.iter().chain(&unleased) {
+        assert_eq!(
+            moves_of(store, t.id).await,
+            (0..5).map(|s| mv(g.id, s)).collect::<Vec<_>>()
+        );
+    }
+    let stats = committer.stats();
+    assert_eq!((stats.rows, stats.failed), (80, 5), "{stats:?}");
+    // The new owner's writes go through.
+    committer
+        .write_fenced(
+            Write::Move(mv(stale_g.id, 0)),
+            Some(Fence {
+                table_id: stale_t.id,
+                epoch: 2,
+            }),
+        )
+        .await
+        .expect("the owner's move");
+    assert_eq!(moves_of(store, stale_t.id).await, vec![mv(stale_g.id, 0)]);
+}
+
+/// Two nodes (two pools) race for the same lapsed lease, many times over: each time exactly
+/// one gets it, under the next epoch, and the lease names it.
+async fn racing_acquires_of_an_expired_lease_have_one_winner(ctx: &TestStore) {
+    let other = ctx.reopen().await;
+    for round in 0..20 {
+        let t = table(TableStatus::Playing, 1);
+        ctx.store.upsert_table(&t).await.expect("table");
+        assert_eq!(
+            ctx.store.acquire_lease(t.id, "old", LAPSED).await,
+            Ok(Some(1))
+        );
+        let start = Arc::new(tokio::sync::Barrier::new(2));
+        let race = |store: Store, node: &'static str| {
+            let start = Arc::clone(&start);
+            tokio::spawn(async move {
+                start.wait().await;
+                (node, store.acquire_lease(t.id, node, HELD).await)
+            })
+        };
+        let one = race(ctx.store.clone(), "n1");
+        let two = race(other.clone(), "n2");
+        let results = [one.await.expect("n1"), two.await.expect("n2")];
+        let winners: Vec<&str> = results
+            .iter()
+            .filter_map(|(node, r)| match r {
+                Ok(Some(epoch)) => {
+                    assert_eq!(*epoch, 2, "round {round}");
+                    Some(*node)
+                }
+                Ok(None) => None,
+                Err(e) => panic!("round {round}: {node}: {e}"),
+            })
+            .collect();
+        assert_eq!(winners.len(), 1, "round {round}: {results:?}");
+        let lease = ctx.store.lease(t.id).await.expect("lease").expect("lease");
+        assert_eq!((lease.node_id.as_str(), lease.epoch), (winners[0], 2));
+    }
+
+    // Claims racing over many lapsed leases split them: none twice, none left.
+    let mut lapsed = HashSet::new();
+    for _ in 0..30 {
+        let t = table(TableStatus::Playing, 1);
+        ctx.store.upsert_table(&t).await.expect("table");
+        ctx.store
+            .acquire_lease(t.id, "old", LAPSED)
+            .await
+            .expect("lease");
+        lapsed.insert(t.id);
+    }
+    let start = Arc::new(tokio::sync::Barrier::new(2));
+    let claim = |store: Store, node: &'static str| {
+        let start = Arc::clone(&start);
+        tokio::spawn(async move {
+            start.wait().await;
+            let mut all = Vec::new();
+            loop {
+                let got = store
+                    .claim_expired_leases(node, HELD, 4)
+                    .await
+                    .expect("claim");
+                if got.is_empty() {
+                    return all;
+                }
+                all.extend(got);
+            }
+        })
+    };
+    let one = claim(ctx.store.clone(), "n1");
+    let two = claim(other.clone(), "n2");
+    let (one, two) = (one.await.expect("n1"), two.await.expect("n2"));
+    assert_eq!(one.len() + two.len(), lapsed.len(), "{one:?} {two:?}");
+    let claimed: HashSet<Uuid> = one.iter().chain(&two).map(|l| l.table_id).collect();
+    assert_eq!(claimed, lapsed);
+    assert!(one.iter().all(|l| l.node_id == "n1" && l.epoch == 2));
+    assert!(two.iter().all(|l| l.node_id == "n2" && l.epoch == 2));
+    other.close().await;
+}
+
 macro_rules! suite {
     ($($name:ident),* $(,)?) => {
         mod sqlite {
@@ -652,6 +1115,13 @@ suite!(
     committer_concurrent_rooms_keep_each_games_order,
     data_survives_a_restart,
     acknowledged_moves_survive_a_killed_process,
+    lease_acquire_renew_and_release,
+    an_expired_lease_is_taken_under_the_next_epoch,
+    expired_leases_are_listed_and_claimed_once,
+    a_stale_epoch_cannot_write_and_the_owner_can,
+    unfenced_writes_are_unchanged_by_leases,
+    committer_refuses_only_the_stale_tables_writes,
+    racing_acquires_of_an_expired_lease_have_one_winner,
 );
 
 // ---------------------------------------------------------------------------------------------
