@@ -120,8 +120,11 @@ test('choices: the tool in hand, its rotation, the spot picked, the zoom', () =>
   assert.deepEqual([ui.tool, ui.picked], ['villas', null], 'the building stays in hand, its spot is taken now');
   assert.equal(reduceChoices(ui, { type: 'tool', tool: 'villas' }).tool, null, 'choosing it again puts it down');
   assert.equal(reduceChoices(ui, { type: 'hover', spot: null }), ui, 'nothing new: the same value');
+  assert.equal(reduceChoices(ui, { type: 'tool', tool: 'house', minZoom: 2.25 }).zoom, 2.25, 'a tool taken on a phone zooms in');
+  assert.equal(reduceChoices(ui, { type: 'tool', tool: 'villas', minZoom: 2.25 }).zoom, ui.zoom, 'not when it puts the tool down');
   ui = reduceChoices(ui, { type: 'zoom', by: 100 });
   assert.equal(ui.zoom, 4);
+  assert.equal(reduceChoices(reduceChoices(ui, { type: 'tool', tool: null }), { type: 'tool', tool: 'house', minZoom: 2.25 }).zoom, 4, 'nor out when it is zoomed in further');
   assert.equal(reduceChoices(ui, { type: 'zoom', by: 0.001 }).zoom, 1);
 });
 

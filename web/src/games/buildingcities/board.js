@@ -10,7 +10,7 @@
 import { h } from '../../dom.js';
 import { t } from '../../i18n.js';
 import { loadHandbook, handbookNow, building, buildingName } from './handbook.js';
-import { initialChoices, reduceChoices, sameSpot } from './choices.js';
+import { initialChoices, reduceChoices, sameSpot, TOUCH_ZOOM } from './choices.js';
 import { remember, movesOf, spotsOf, rotationsOf, roadBlocks, ofType, OTHER, ALL } from './legal.js';
 import { citySvg, drawOverlay } from './city.js';
 import { palette } from './palette.js';
@@ -89,6 +89,9 @@ export function createBuildingCitiesBoard(ctx) {
     ui = reduceChoices(ui, action);
     if (ui !== before && last) draw(last, action.type === 'hover');
   }
+
+  /** A phone-sized screen, where the map fitting the width is too small to touch. */
+  const narrow = () => window.matchMedia('(max-width: 600px)').matches;
 
   /** @param {Move} mv */
   function send(mv) {
@@ -263,7 +266,7 @@ export function createBuildingCitiesBoard(ctx) {
         ? h(
             'div',
             { class: 'bci-build' },
-            palette({ book, offer: view.players[/** @type {number} */ (me)].legendary_offer, status: paletteStatus(view), variant, owned: view.players[/** @type {number} */ (me)].city.districts.length, tool, active: true, pick: (id) => dispatch({ type: 'tool', tool: id }) }),
+            palette({ book, offer: view.players[/** @type {number} */ (me)].legendary_offer, status: paletteStatus(view), variant, owned: view.players[/** @type {number} */ (me)].city.districts.length, tool, active: true, pick: (id) => dispatch({ type: 'tool', tool: id, minZoom: narrow() ? TOUCH_ZOOM : undefined }) }),
             actions({ player: view.players[/** @type {number} */ (me)], moves: other, variant, send }),
           )
         : '',

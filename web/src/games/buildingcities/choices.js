@@ -21,7 +21,7 @@
  * @property {number | null} target the opponent chosen for it
  * @property {number | null} bid the amount typed for the auction
  *
- * @typedef {{type: 'tool', tool: string | null}
+ * @typedef {{type: 'tool', tool: string | null, minZoom?: number}
  *   | {type: 'rotate', rotations: Rotation[]}
  *   | {type: 'hover', spot: Spot | null}
  *   | {type: 'pick', spot: Spot}
@@ -35,6 +35,8 @@
  */
 
 export const ZOOM = { min: 1, max: 4 };
+/** The zoom at which a block of the map on a phone is about a fingertip wide (at 1 the whole map fits a phone's width and a block is a dozen pixels). */
+export const TOUCH_ZOOM = 2.5;
 
 /** @returns {Choices} */
 export function initialChoices() {
@@ -58,7 +60,9 @@ export function reduceChoices(ui, action) {
     case 'tool': {
       // Choosing the tool in hand again puts it down.
       const tool = action.tool === ui.tool ? null : action.tool;
-      return { ...ui, tool, rotation: 'R0', hover: null, picked: null };
+      // A tool taken on a small screen zooms the map in so its spots can be touched.
+      const zoom = tool && action.minZoom ? Math.min(ZOOM.max, Math.max(ui.zoom, action.minZoom)) : ui.zoom;
+      return { ...ui, tool, rotation: 'R0', hover: null, picked: null, zoom };
     }
     case 'rotate': {
       // Only to a rotation the building has spots in.
