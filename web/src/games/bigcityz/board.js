@@ -5,6 +5,7 @@
 
 import { h } from '../../dom.js';
 import { t } from '../../i18n.js';
+import { countdown } from '../../countdown.js';
 import { ring } from './ring.js';
 import { cityCard, pile, players, objections, judgment, finalPanel, nameOf, squareCard } from './panels.js';
 import { boardNo, cityName, squareKey } from './words.js';
@@ -39,7 +40,6 @@ export function createBigCityzBoard(ctx) {
   /** The judgment shown last; a new one turns the card over. */
   let shownJudgment = /** @type {string | null} */ (null);
   /** The objection window's end on the page's clock. */
-  let windowEnd = 0;
   /** @type {unknown} */
   let awaitingSeen = null;
 
@@ -51,14 +51,7 @@ export function createBigCityzBoard(ctx) {
     render(last);
   }
 
-  function tick() {
-    const out = el.querySelector('#bcz-countdown');
-    if (!out) return;
-    const secs = Math.max(0, Math.ceil((windowEnd - performance.now()) / 1000));
-    out.textContent = `◷ ${t('bcz.obj.left', { n: secs })}`;
-    out.setAttribute('data-seconds', String(secs));
-  }
-  const timer = setInterval(tick, 250);
+  const clock = countdown(el, '#bcz-countdown', (n) => t('bcz.obj.left', { n }));
 
   /** @param {BoardState} state */
   function render(state) {
@@ -77,7 +70,7 @@ export function createBigCityzBoard(ctx) {
     if (phase.type === 'objections' && state.awaiting !== awaitingSeen) {
       // The server says what is left of the window; a view alone gives its length.
       awaitingSeen = state.awaiting;
-      windowEnd = performance.now() + (state.awaiting.timer_ms ?? phase.window_ms);
+      clock.start(state.awaiting.timer_ms ?? phase.window_ms);
     }
 
     /** @type {Move[]} */
@@ -127,14 +120,14 @@ export function createBigCityzBoard(ctx) {
       ],
     );
     el.replaceChildren(layout);
-    tick();
+    clock.tick();
   }
 
   return {
     el,
     render,
     destroy() {
-      clearInterval(timer);
+      clock.stop();
     },
   };
 }

@@ -9,6 +9,7 @@
 
 import { h } from '../../dom.js';
 import { t } from '../../i18n.js';
+import { countdown } from '../../countdown.js';
 import { loadHandbook, handbookNow, building, buildingName } from './handbook.js';
 import { initialChoices, reduceChoices, sameSpot, TOUCH_ZOOM } from './choices.js';
 import { remember, movesOf, spotsOf, rotationsOf, roadBlocks, ofType, OTHER, ALL } from './legal.js';
@@ -69,7 +70,6 @@ export function createBuildingCitiesBoard(ctx) {
   let last = null;
   /** The version at which I sent a move: no second one on it. */
   let sentVersion = -1;
-  let windowEnd = 0;
   /** @type {unknown} */
   let awaitingSeen = null;
   let failed = false;
@@ -112,14 +112,7 @@ export function createBuildingCitiesBoard(ctx) {
   }
   document.addEventListener('keydown', onKey);
 
-  function tick() {
-    const out = el.querySelector('#bci-countdown');
-    if (!out) return;
-    const secs = Math.max(0, Math.ceil((windowEnd - performance.now()) / 1000));
-    out.textContent = `◷ ${t('bci.dec.seconds', { n: secs })}`;
-    out.setAttribute('data-seconds', String(secs));
-  }
-  const timer = setInterval(tick, 250);
+  const clock = countdown(el, '#bci-countdown', (n) => t('bci.dec.seconds', { n }));
 
   /** @param {BoardState} state */
   function render(state) {
@@ -128,7 +121,7 @@ export function createBuildingCitiesBoard(ctx) {
     if (state.awaiting !== awaitingSeen) {
       // The server says what is left of a window; a view alone gives its length.
       awaitingSeen = state.awaiting;
-      windowEnd = performance.now() + (state.awaiting.timer_ms ?? 0);
+      clock.start(state.awaiting.timer_ms ?? 0);
     }
     draw(state, false);
   }
@@ -273,14 +266,14 @@ export function createBuildingCitiesBoard(ctx) {
     );
     slots.cards.replaceChildren(objectiveCard(view), ...drawnCards(view).filter((x) => x !== null), turnTrack(view));
     slots.mayors.replaceChildren(mayors(view, state, shown, (seat) => dispatch({ type: 'show', seat: seat === me ? null : seat })));
-    tick();
+    clock.tick();
   }
 
   return {
     el,
     render,
     destroy() {
-      clearInterval(timer);
+      clock.stop();
       document.removeEventListener('keydown', onKey);
     },
   };
