@@ -21,6 +21,7 @@ pub mod clock;
 pub mod codes;
 pub mod db;
 pub mod fanout;
+pub mod forward;
 pub mod games;
 mod http;
 mod listen;

@@ -1,0 +1,648 @@
+//! Forwarding between nodes: a client connected to a node that does not own its
+//! table plays through the owner's room, over NATS.
+//!
+//! The room itself does not know: on the owner, [`serve`] turns each forwarded
+//! connection into an ordinary [`Outbox`] (whose frames it publishes back) and
+//! ordinary [`RoomMsg`]s; on the node holding the socket, [`edge`] stands where
+//! the room's inbox would be, so `ws.rs` runs its usual checks (frame size, rate
+//! limits, JSON shape, `hello` first) before anything crosses the broker. Views
+//! are still computed by the owner, per seat.
+//!
+//! Subjects: `citytable.room.<table>` carries a table's forwarded messages to its
+//! owner (a `join` and each `ping` are requests, the rest plain publishes), and
+//! `citytable.edge.<node>.<conn>` carries one connection's frames back. NATS keeps
+//! the order of one publisher's messages on a subject, so a connection's
+//! messages reach the room in the order the client sent them, and its frames
+//! reach the client in the order the room queued them.
+//!
+//! Failures end the connection, never the table: when the owner stops answering
+//! pings (it died, paused, or dropped the table) or the broker is unreachable,
+//! the edge closes the socket and the client reconnects, to whichever node then
+//! owns the table. A move that cannot be forwarded is refused with `try_again`:
+//! it was not applied, and the client may send it again.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::Duration;
+
+use async_nats::{Client, connection::State as BrokerState};
+use axum::extract::ws::Utf8Bytes;
+use futures_util::StreamExt;
+use protocol::{ClientMsg, ErrorCode};
+use serde::{Deserialize, Serialize};
+use tokio::sync::{Notify, mpsc, oneshot};
+use tokio::task::JoinHandle;
+use tokio::time::{Instant, MissedTickBehavior};
+use uuid::Uuid;
+
+use crate::OUT_QUEUE;
+use crate::refusal::Refusal;
+use crate::room::{Outbox, RoomMsg};
+
+/// How often an edge asks the owner whether its connection is still served.
+pub const PING_EVERY: Duration = Duration::from_secs(2);
+/// How long an edge waits for the owner's answer to a join or a ping.
+pub const ANSWER_WITHIN: Duration = Duration::from_secs(3);
+/// A forwarded connection not pinged for this long is dropped by the owner (its
+/// edge node is gone).
+pub const LINK_SILENT_AFTER: Duration = Duration::from_secs(8);
+
+/// The subject of a table's forwarded messages.
+pub fn room_subject(table: Uuid) -> String {
+    format!("citytable.room.{table}")
+}
+
+/// The subject of one forwarded connection's frames.
+pub fn edge_subject(node: &str, conn: u64) -> String {
+    format!("citytable.edge.{node}.{conn}")
+}
+
+/// What an edge sends to a table's owner. `edge` and `conn` name the connection
+/// (the edge node's id and its own connection number).
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(tag = "k", rename_all = "snake_case")]
+enum ToRoom {
+    Join {
+        edge: String,
+        conn: u64,
+        token: Option<String>,
+        name: String,
+        spectator_link: bool,
+    },
+    /// `msg`: the client's message as JSON, decoded again by the owner.
+    Client {
+        edge: String,
+        conn: u64,
+        msg: String,
+    },
+    Ping {
+        edge: String,
+        conn: u64,
+    },
+    Leave {
+        edge: String,
+        conn: u64,
+    },
+}
+
+/// A frame to the client starts with `F`; `C` alone says the owner closed the
+/// connection (as a room closes a connection that does not keep up).
+const FRAME: u8 = b'F';
+const CLOSE: u8 = b'C';
+/// Answers to a join or a ping.
+const YES: &[u8] = b"1";
+const NO: &[u8] = b"0";
+
+/// The inbox of a room on another node, for one client connection: `ws.rs` sends
+/// it what it would send a local room.
+pub fn edge(nats: Client, node: String, table: Uuid) -> mpsc::Sender<RoomMsg> {
+    let (tx, rx) = mpsc::channel(8);
+    tokio::spawn(edge_link(nats, node, table, rx));
+    tx
+}
+
+async fn edge_link(nats: Client, node: String, table: Uuid, mut inbox: mpsc::Receiver<RoomMsg>) {
+    let Some(RoomMsg::Join {
+        conn,
+        token,
+        name,
+        spectator_link,
+        out,
+        reply,
+    }) = inbox.recv().await
+    else {
+        return;
+    };
+    let try_again = |out: &Outbox, id: Option<u64>| {
+        out.push(Refusal::new(ErrorCode::TryAgain).msg(id));
+    };
+    let room = room_subject(table);
+    // Subscribed before the join is sent: the room's first frames follow the join.
+    let mut frames = match nats.subscribe(edge_subject(&node, conn)).await {
+        Ok(frames) => frames,
+        Err(_) => {
+            try_again(&out, None);
+            let _ = reply.send(false);
+            out.close.notify_one();
+            return;
+        }
+    };
+    let join = ToRoom::Join {
+        edge: node.clone(),
+        conn,
+        token,
+        name,
+        spectator_link,
+    };
+    let joined = ask(&nats, &room, &join).await;
+    let _ = reply.send(joined == Some(true));
+    match joined {
+        Some(true) => {}
+        // The room said no and its frames say why.
+        Some(false) => {
+            drain_frames(&mut frames, &out).await;
+            return;
+        }
+        None => {
+            try_again(&out, None);
+            out.close.notify_one();
+            return;
+        }
+    }
+
+    let mut ping = tokio::time::interval(PING_EVERY);
+    ping.set_missed_tick_behavior(MissedTickBehavior::Delay);
+    ping.tick().await;
+    let send = |msg: &ToRoom| {
+        let nats = nats.clone();
+        let room = room.clone();
+        let body = encode(msg);
+        async move { nats.publish(room, body.into()).await.is_ok() }
+    };
+    loop {
+        tokio::select! {
+            msg = inbox.recv() => match msg {
+                Some(RoomMsg::Client { msg, .. }) => {
+                    let id = match &msg {
+                        ClientMsg::Move { id, .. } => Some(*id),
+                        _ => None,
+                    };
+                    // While the broker is away a message would wait in the client
+                    // library's buffer and reach the room late, unanswered: refuse it
+                    // now instead, so the player knows to send it again.
+                    let forwarded = nats.connection_state() == BrokerState::Connected
+                        && match serde_json::to_string(&msg) {
+                            Ok(text) => send(&ToRoom::Client { edge: node.clone(), conn, msg: text }).await,
+                            Err(_) => false,
+                        };
+                    if !forwarded {
+                        try_again(&out, id);
+                    }
+                }
+                Some(RoomMsg::Join { reply, .. }) => {
+                    let _ = reply.send(false);
+                }
+                Some(RoomMsg::Shutdown { done }) => {
+                    let _ = done.send(());
+                }
+                Some(RoomMsg::Leave { .. }) | None => {
+                    send(&ToRoom::Leave { edge: node.clone(), conn }).await;
+                    return;
+                }
+            },
+            frame = frames.next() => match frame {
+                Some(frame) => {
+                    if !relay(&frame.payload, &out) {
+                        break;
+                    }
+                }
+                None => break,
+            },
+            _ = ping.tick() => {
+                if ask(&nats, &room, &ToRoom::Ping { edge: node.clone(), conn }).await != Some(true) {
+                    // The owner is gone or dropped the table: the client reconnects
+                    // and finds the new owner.
+                    try_again(&out, None);
+                    break;
+                }
+            }
+        }
+    }
+    out.close.notify_one();
+    // The socket closes; `ws.rs` still sends `Leave`, which tells the owner.
+    while let Some(msg) = inbox.recv().await {
+        if let RoomMsg::Leave { .. } = msg {
+            send(&ToRoom::Leave {
+                edge: node.clone(),
+                conn,
+            })
+            .await;
+            return;
+        }
+    }
+}
+
+/// Hands the frames the room sent before saying no (why it refused) to the client.
+async fn drain_frames(frames: &mut async_nats::Subscriber, out: &Outbox) {
+    while let Ok(Some(frame)) =
+        tokio::time::timeout(Duration::from_millis(200), frames.next()).await
+    {
+        if !relay(&frame.payload, out) {
+            break;
+        }
+    }
+}
+
+/// Queues one frame from the owner for the client; `false` when the connection
+/// is to close (the owner said so, or the client does not keep up).
+fn relay(payload: &[u8], out: &Outbox) -> bool {
+    match payload.split_first() {
+        Some((&FRAME, text)) => match std::str::from_utf8(text) {
+            Ok(text) => out.push(Utf8Bytes::from(text.to_owned())),
+            Err(_) => false,
+        },
+        _ => false,
+    }
+}
+
+/// Sends a request to a table's owner: `Some(answer)`, or `None` when nobody
+/// answered in time (no owner subscribed, broker unreachable).
+async fn ask(nats: &Client, room: &str, msg: &ToRoom) -> Option<bool> {
+    let answer = tokio::time::timeout(
+        ANSWER_WITHIN,
+        nats.request(room.to_owned(), encode(msg).into()),
+    )
+    .await;
+    match answer {
+        Ok(Ok(answer)) => Some(answer.payload.as_ref() == YES),
+        _ => None,
+    }
+}
+
+fn encode(msg: &ToRoom) -> Vec<u8> {
+    // Plain data: serializing it cannot fail.
+    serde_json::to_vec(msg).unwrap_or_default()
+}
+
+/// One forwarded connection, as the owner knows it.
+struct Link {
+    /// The connection number the room knows it by (the owner's own).
+    conn: u64,
+    pinged: Instant,
+}
+
+/// Serves a table's forwarded connections on its owner: subscribes to the table's
+/// subject and hands each connection's messages to `room` as a local connection
+/// numbered by `next_conn`. Ends, closing those connections, when the room stops
+/// or the returned task is aborted (the node lost the table).
+pub async fn serve(
+    nats: Client,
+    table: Uuid,
+    room: mpsc::Sender<RoomMsg>,
+    next_conn: impl Fn() -> u64 + Send + 'static,
+) -> Result<JoinHandle<()>, async_nats::SubscribeError> {
+    let mut requests = nats.subscribe(room_subject(table)).await?;
+    Ok(tokio::spawn(async move {
+        let mut links: HashMap<(String, u64), Link> = HashMap::new();
+        let mut sweep = tokio::time::interval(LINK_SILENT_AFTER / 2);
+        sweep.set_missed_tick_behavior(MissedTickBehavior::Delay);
+        loop {
+            let msg = tokio::select! {
+                () = room.closed() => break,
+                msg = requests.next() => match msg {
+                    Some(msg) => msg,
+                    None => break,
+                },
+                _ = sweep.tick() => {
+                    let now = Instant::now();
+                    let silent: Vec<_> = links
+                        .iter()
+                        .filter(|(_, l)| now.duration_since(l.pinged) > LINK_SILENT_AFTER)
+                        .map(|(k, _)| k.clone())
+                        .collect();
+                    for key in silent {
+                        if let Some(link) = links.remove(&key) {
+                            let _ = room.send(RoomMsg::Leave { conn: link.conn }).await;
+                        }
+                    }
+                    continue;
+                }
+            };
+            let Ok(request) = serde_json::from_slice::<ToRoom>(&msg.payload) else {
+                continue;
+            };
+            let answer = |yes: bool| {
+                let nats = nats.clone();
+                let reply = msg.reply.clone();
+                async move {
+                    if let Some(reply) = reply {
+                        let _ = nats
+                            .publish(reply, (if yes { YES } else { NO }).into())
+                            .await;
+                    }
+                }
+            };
+            match request {
+                ToRoom::Join {
+                    edge,
+                    conn,
+                    token,
+                    name,
+                    spectator_link,
+                } => {
+                    let local = next_conn();
+                    let out = pump(nats.clone(), edge_subject(&edge, conn));
+                    let (reply, joined) = oneshot::channel();
+                    let join = RoomMsg::Join {
+                        conn: local,
+                        token,
+                        name,
+                        spectator_link,
+                        out,
+                        reply,
+                    };
+                    let joined = room.send(join).await.is_ok() && joined.await.unwrap_or(false);
+                    if joined {
+                        links.insert(
+                            (edge, conn),
+                            Link {
+                                conn: local,
+                                pinged: Instant::now(),
+                            },
+                        );
+                    }
+                    answer(joined).await;
+                }
+                ToRoom::Client { edge, conn, msg } => {
+                    let (Some(link), Ok(msg)) = (links.get(&(edge, conn)), ClientMsg::decode(&msg))
+                    else {
+                        continue;
+                    };
+                    let msg = RoomMsg::Client {
+                        conn: link.conn,
+                        msg,
+                        received: Instant::now(),
+                    };
+                    if room.send(msg).await.is_err() {
+                        break;
+                    }
+                }
+                ToRoom::Ping { edge, conn } => {
+                    let known = match links.get_mut(&(edge, conn)) {
+                        Some(link) => {
+                            link.pinged = Instant::now();
+                            true
+                        }
+                        None => false,
+                    };
+                    answer(known).await;
+                }
+                ToRoom::Leave { edge, conn } => {
+                    if let Some(link) = links.remove(&(edge, conn)) {
+                        let _ = room.send(RoomMsg::Leave { conn: link.conn }).await;
+                    }
+                }
+            }
+        }
+        // Pumps end as the room drops their outboxes; edges notice at their next ping.
+    }))
+}
+
+/// An outbox whose frames are published to a forwarded connection's subject, in order.
+fn pump(nats: Client, subject: String) -> Outbox {
+    let (tx, mut rx) = mpsc::channel::<Utf8Bytes>(OUT_QUEUE);
+    let close = Arc::new(Notify::new());
+    let closing = close.clone();
+    tokio::spawn(async move {
+        loop {
+            tokio::select! {
+                biased;
+                () = closing.notified() => {
+                    let _ = nats.publish(subject, vec![CLOSE].into()).await;
+                    return;
+                }
+                frame = rx.recv() => match frame {
+                    Some(text) => {
+                        let mut body = Vec::with_capacity(text.len() + 1);
+                        body.push(FRAME);
+                        body.extend_from_slice(text.as_bytes());
+                        if nats.publish(subject.clone(), body.into()).await.is_err() {
+                            return;
+                        }
+                    }
+                    None => return,
+                },
+            }
+        }
+    });
+    Outbox { tx, close }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::{AtomicU64, Ordering};
+
+    fn nats_url() -> String {
+        std::env::var("TEST_NATS_URL").unwrap_or_else(|_| "nats://127.0.0.1:4222".into())
+    }
+
+    /// What the fake room saw, in order.
+    #[derive(Debug, PartialEq)]
+    enum Seen {
+        Join(u64, String),
+        Client(u64, String),
+        Leave(u64),
+    }
+
+    /// A room that welcomes every `hello` but from "nobody", echoes each message
+    /// as a frame, and records what it saw.
+    fn fake_room() -> (
+        mpsc::Sender<RoomMsg>,
+        mpsc::UnboundedReceiver<Seen>,
+        JoinHandle<()>,
+    ) {
+        let (tx, mut rx) = mpsc::channel::<RoomMsg>(16);
+        let (seen_tx, seen) = mpsc::unbounded_channel();
+        let task = tokio::spawn(async move {
+            let mut outs: HashMap<u64, Outbox> = HashMap::new();
+            while let Some(msg) = rx.recv().await {
+                match msg {
+                    RoomMsg::Join {
+                        conn,
+                        name,
+                        out,
+                        reply,
+                        ..
+                    } => {
+                        let welcome = name != "nobody";
+                        out.push(Utf8Bytes::from(format!(
+                            "{{\"type\":\"{}\"}}",
+                            if welcome { "welcome" } else { "refused" }
+                        )));
+                        let _ = seen_tx.send(Seen::Join(conn, name));
+                        if welcome {
+                            outs.insert(conn, out);
+                        }
+                        let _ = reply.send(welcome);
+                    }
+                    RoomMsg::Client { conn, msg, .. } => {
+                        let text = serde_json::to_string(&msg).unwrap_or_default();
+                        if let Some(out) = outs.get(&conn) {
+                            out.push(Utf8Bytes::from(format!("echo {text}")));
+                        }
+                        let _ = seen_tx.send(Seen::Client(conn, text));
+                    }
+                    RoomMsg::Leave { conn } => {
+                        outs.remove(&conn);
+                        let _ = seen_tx.send(Seen::Leave(conn));
+                    }
+                    RoomMsg::Shutdown { done } => {
+                        let _ = done.send(());
+                    }
+                }
+            }
+        });
+        (tx, seen, task)
+    }
+
+    /// A client connection as `ws.rs` makes one: its outbox and what it received.
+    fn client_outbox() -> (Outbox, mpsc::Receiver<Utf8Bytes>, Arc<Notify>) {
+        let (tx, rx) = mpsc::channel(OUT_QUEUE);
+        let close = Arc::new(Notify::new());
+        (
+            Outbox {
+                tx,
+                close: close.clone(),
+            },
+            rx,
+            close,
+        )
+    }
+
+    async fn join(edge: &mpsc::Sender<RoomMsg>, conn: u64, name: &str, out: Outbox) -> bool {
+        let (reply, answer) = oneshot::channel();
+        let msg = RoomMsg::Join {
+            conn,
+            token: None,
+            name: name.into(),
+            spectator_link: false,
+            out,
+            reply,
+        };
+        edge.send(msg).await.expect("edge inbox");
+        answer.await.unwrap_or(false)
+    }
+
+    async fn next_frame(rx: &mut mpsc::Receiver<Utf8Bytes>) -> String {
+        let frame = tokio::time::timeout(Duration::from_secs(5), rx.recv()).await;
+        frame
+            .expect("a frame in time")
+            .expect("the connection is open")
+            .to_string()
+    }
+
+    #[tokio::test]
+    async fn a_forwarded_connection_joins_plays_in_order_and_leaves() {
+        let owner = async_nats::connect(nats_url())
+            .await
+            .expect("NATS for the owner");
+        let edge_node = async_nats::connect(nats_url())
+            .await
+            .expect("NATS for the edge");
+        let table = Uuid::new_v4();
+        let (room, mut seen, _room_task) = fake_room();
+        let numbers = Arc::new(AtomicU64::new(100));
+        let next = numbers.clone();
+        let _serving = serve(owner, table, room, move || {
+            next.fetch_add(1, Ordering::Relaxed)
+        })
+        .await
+        .expect("serve");
+
+        let edge = edge(edge_node, "edge-a".into(), table);
+        let (out, mut frames, _close) = client_outbox();
+        assert!(join(&edge, 7, "Ana", out).await, "joined through the owner");
+        assert_eq!(
+            seen.recv().await,
+            Some(Seen::Join(100, "Ana".into())),
+            "the room knows it by its own number"
+        );
+        assert_eq!(next_frame(&mut frames).await, r#"{"type":"welcome"}"#);
+
+        let chats: Vec<ClientMsg> = (0..20)
+            .map(|i| ClientMsg::Chat {
+                text: format!("hi {i}"),
+            })
+            .collect();
+        for msg in &chats {
+            edge.send(RoomMsg::Client {
+                conn: 7,
+                msg: msg.clone(),
+                received: Instant::now(),
+            })
+            .await
+            .expect("edge inbox");
+        }
+        for msg in &chats {
+            let text = serde_json::to_string(msg).expect("json");
+            assert_eq!(
+                seen.recv().await,
+                Some(Seen::Client(100, text.clone())),
+                "in the order sent"
+            );
+            assert_eq!(
+                next_frame(&mut frames).await,
+                format!("echo {text}"),
+                "frames back in order"
+            );
+        }
+        edge.send(RoomMsg::Leave { conn: 7 })
+            .await
+            .expect("edge inbox");
+        assert_eq!(seen.recv().await, Some(Seen::Leave(100)));
+    }
+
+    #[tokio::test]
+    async fn a_refused_join_says_why_and_goes_no_further() {
+        let owner = async_nats::connect(nats_url())
+            .await
+            .expect("NATS for the owner");
+        let edge_node = async_nats::connect(nats_url())
+            .await
+            .expect("NATS for the edge");
+        let table = Uuid::new_v4();
+        let (room, mut seen, _room_task) = fake_room();
+        let _serving = serve(owner, table, room, || 1).await.expect("serve");
+        let edge = edge(edge_node, "edge-b".into(), table);
+        let (out, mut frames, _close) = client_outbox();
+        assert!(!join(&edge, 1, "nobody", out).await);
+        assert_eq!(seen.recv().await, Some(Seen::Join(1, "nobody".into())));
+        assert_eq!(
+            next_frame(&mut frames).await,
+            r#"{"type":"refused"}"#,
+            "the room's reason reaches the client"
+        );
+    }
+
+    #[tokio::test]
+    async fn without_an_owner_the_client_is_told_to_try_again() {
+        let edge_node = async_nats::connect(nats_url())
+            .await
+            .expect("NATS for the edge");
+        let edge = edge(edge_node, "edge-c".into(), Uuid::new_v4());
+        let (out, mut frames, close) = client_outbox();
+        let closed = close.notified();
+        assert!(!join(&edge, 1, "Ana", out).await);
+        assert!(next_frame(&mut frames).await.contains("try_again"));
+        tokio::time::timeout(Duration::from_secs(1), closed)
+            .await
+            .expect("the socket is closed");
+    }
+
+    #[tokio::test]
+    async fn when_the_owner_stops_serving_the_edge_closes_the_connection() {
+        let owner = async_nats::connect(nats_url())
+            .await
+            .expect("NATS for the owner");
+        let edge_node = async_nats::connect(nats_url())
+            .await
+            .expect("NATS for the edge");
+        let table = Uuid::new_v4();
+        let (room, _seen, _room_task) = fake_room();
+        let serving = serve(owner, table, room, || 1).await.expect("serve");
+        let edge = edge(edge_node, "edge-d".into(), table);
+        let (out, mut frames, close) = client_outbox();
+        let closed = close.notified();
+        tokio::pin!(closed);
+        closed.as_mut().enable();
+        assert!(join(&edge, 1, "Ana", out).await);
+        assert_eq!(next_frame(&mut frames).await, r#"{"type":"welcome"}"#);
+        // The node lost the table.
+        serving.abort();
+        tokio::time::timeout(PING_EVERY + ANSWER_WITHIN + Duration::from_secs(2), closed)
+            .await
+            .expect("the edge closes the socket: the client reconnects to the new owner");
+        assert!(next_frame(&mut frames).await.contains("try_again"));
+    }
+}
