@@ -264,3 +264,107 @@ impl Cluster {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use axum::extract::ws::Utf8Bytes;
+    use protocol::ClientMsg;
+    use serde_json::json;
+    use tokio::sync::{mpsc, oneshot};
+
+    use super::*;
+    use crate::db::MemDb;
+    use crate::room::{Outbox, RoomMsg};
+    use crate::{AppState, Config};
+
+    /// A write of a room whose table another node took over (its lease lapsed in the
+    /// store while this node's own deadline had not passed) is refused by its fence:
+    /// the room stops, closes its sockets and writes nothing more.
+    #[tokio::test]
+    async fn a_fenced_write_drops_the_room() {
+        let ttl = Duration::from_secs(60);
+        let metrics = Arc::new(Metrics::new());
+        let Ok(cluster) =
+            Cluster::connect("nats://127.0.0.1:4222", ttl, Arc::clone(&metrics)).await
+        else {
+            panic!("NATS for tests is not running at 127.0.0.1:4222");
+        };
+        let cluster = Arc::new(cluster);
+        let db = Arc::new(MemDb::default());
+        let config = Config {
+            lease_ttl: ttl,
+            tables_per_minute: 0.0,
+            ..Config::default()
+        };
+        let state = AppState::with_cluster(
+            db.clone(),
+            config,
+            Arc::clone(&metrics),
+            Some(Arc::clone(&cluster)),
+        );
+        let req = serde_json::from_value(json!({"game": "tic-tac-toe", "name": "Host",
+            "settings": {"seats": 2, "options": {}, "spectators_allowed": true, "public": false}}))
+        .expect("a table request");
+        let created = state.create_table(req).await.expect("created");
+        let row = db
+            .table_by_code(&created.invite_code)
+            .await
+            .expect("read")
+            .expect("stored");
+        let lease = db.lease(row.id).await.expect("lease").expect("taken");
+        assert_eq!(
+            (lease.node_id.as_str(), lease.epoch),
+            (cluster.node_id.as_str(), 1)
+        );
+        assert_eq!(metrics.tables_owned.get(), 1);
+
+        let (room, _) = state.room_sender(&created.invite_code).expect("in memory");
+        let (tx, mut rx) = mpsc::channel::<Utf8Bytes>(64);
+        let out = Outbox {
+            tx,
+            close: Arc::new(Notify::new()),
+        };
+        let (reply, joined) = oneshot::channel();
+        let join = RoomMsg::Join {
+            conn: 1,
+            token: None,
+            name: "Guest".into(),
+            spectator_link: false,
+            out: out.clone(),
+            reply,
+        };
+        assert!(room.send(join).await.is_ok());
+        assert_eq!(joined.await, Ok(true));
+        while rx.try_recv().is_ok() {}
+
+        // Another node takes the table once the lease lapsed in the store.
+        db.advance_clock(ttl + Duration::from_secs(1));
+        assert_eq!(db.acquire_lease(row.id, "other", ttl).await, Ok(Some(2)));
+        let take_seat = ClientMsg::decode(r#"{"type":"take_seat"}"#).expect("a message");
+        let msg = RoomMsg::Client {
+            conn: 1,
+            msg: take_seat,
+            received: Instant::now(),
+        };
+        assert!(room.send(msg).await.is_ok());
+        tokio::time::timeout(Duration::from_secs(5), out.close.notified())
+            .await
+            .expect("the room closes its sockets");
+        let refused = rx.recv().await.expect("an answer");
+        assert!(
+            refused.as_str().contains("try_again"),
+            "{}",
+            refused.as_str()
+        );
+        tokio::time::timeout(Duration::from_secs(5), room.closed())
+            .await
+            .expect("the room stops");
+        assert!(state.room_sender(&created.invite_code).is_none());
+        assert_eq!(metrics.leases_lost.get(), 1);
+        assert_eq!(metrics.tables_owned.get(), 0);
+        let after = db.table_by_id(row.id).await.expect("read").expect("stored");
+        assert_eq!(after.doc, row.doc, "the seat was not taken");
+    }
+}
