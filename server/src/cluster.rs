@@ -279,12 +279,21 @@ mod tests {
     use crate::room::{Outbox, RoomMsg};
     use crate::{AppState, Config};
 
-    /// A write of a room whose table another node took over (its lease lapsed in the
-    /// store while this node's own deadline had not passed) is refused by its fence:
-    /// the room stops, closes its sockets and writes nothing more.
-    #[tokio::test]
-    async fn a_fenced_write_drops_the_room() {
-        let ttl = Duration::from_secs(60);
+    /// A node (a MemDb, a cluster and the state around them) with a table created
+    /// on it, and a guest's socket in its room.
+    struct OneTable {
+        db: Arc<MemDb>,
+        cluster: Arc<Cluster>,
+        metrics: Arc<Metrics>,
+        state: AppState,
+        invite: String,
+        table_id: Uuid,
+        room: mpsc::Sender<RoomMsg>,
+        out: Outbox,
+        rx: mpsc::Receiver<Utf8Bytes>,
+    }
+
+    async fn one_table(ttl: Duration) -> OneTable {
         let metrics = Arc::new(Metrics::new());
         let Ok(cluster) =
             Cluster::connect("nats://127.0.0.1:4222", ttl, Arc::clone(&metrics)).await
@@ -308,18 +317,6 @@ mod tests {
             "settings": {"seats": 2, "options": {}, "spectators_allowed": true, "public": false}}))
         .expect("a table request");
         let created = state.create_table(req).await.expect("created");
-        let row = db
-            .table_by_code(&created.invite_code)
-            .await
-            .expect("read")
-            .expect("stored");
-        let lease = db.lease(row.id).await.expect("lease").expect("taken");
-        assert_eq!(
-            (lease.node_id.as_str(), lease.epoch),
-            (cluster.node_id.as_str(), 1)
-        );
-        assert_eq!(metrics.tables_owned.get(), 1);
-
         let (room, _) = state.room_sender(&created.invite_code).expect("in memory");
         let (tx, mut rx) = mpsc::channel::<Utf8Bytes>(64);
         let out = Outbox {
@@ -338,33 +335,105 @@ mod tests {
         assert!(room.send(join).await.is_ok());
         assert_eq!(joined.await, Ok(true));
         while rx.try_recv().is_ok() {}
+        let table_id = db
+            .table_by_code(&created.invite_code)
+            .await
+            .expect("read")
+            .expect("stored")
+            .id;
+        OneTable {
+            db,
+            cluster,
+            metrics,
+            state,
+            invite: created.invite_code,
+            table_id,
+            room,
+            out,
+            rx,
+        }
+    }
+
+    /// A lease the renew loop finds lapsed is lost: the room stops and closes its
+    /// sockets, and the node owns nothing.
+    #[tokio::test]
+    async fn a_lease_not_renewed_drops_the_room() {
+        let ttl = Duration::from_secs(60);
+        let t = one_table(ttl).await;
+        assert_eq!(t.metrics.tables_owned.get(), 1);
+        t.cluster.renew_all(t.db.as_ref()).await;
+        assert_eq!(t.metrics.leases_lost.get(), 0, "a live lease is renewed");
+        t.db.advance_clock(ttl + Duration::from_secs(1));
+        t.cluster.renew_all(t.db.as_ref()).await;
+        tokio::time::timeout(Duration::from_secs(5), t.out.close.notified())
+            .await
+            .expect("the room closes its sockets");
+        tokio::time::timeout(Duration::from_secs(5), t.room.closed())
+            .await
+            .expect("the room stops");
+        assert!(t.state.room_sender(&t.invite).is_none());
+        assert_eq!(t.metrics.leases_lost.get(), 1);
+        assert_eq!(t.metrics.tables_owned.get(), 0);
+        // The table is free for the next taker, under the next epoch.
+        let claimed = t.db.claim_expired_leases("other", ttl, 10).await;
+        assert_eq!(
+            claimed.map(|c| c.iter().map(|l| (l.table_id, l.epoch)).collect::<Vec<_>>()),
+            Ok(vec![(t.table_id, 2)])
+        );
+    }
+
+    /// A write of a room whose table another node took over (its lease lapsed in the
+    /// store while this node's own deadline had not passed) is refused by its fence:
+    /// the room stops, closes its sockets and writes nothing more.
+    #[tokio::test]
+    async fn a_fenced_write_drops_the_room() {
+        let ttl = Duration::from_secs(60);
+        let mut t = one_table(ttl).await;
+        let row =
+            t.db.table_by_id(t.table_id)
+                .await
+                .expect("read")
+                .expect("stored");
+        let lease = t.db.lease(t.table_id).await.expect("lease").expect("taken");
+        assert_eq!(
+            (lease.node_id.as_str(), lease.epoch),
+            (t.cluster.node_id.as_str(), 1)
+        );
+        assert_eq!(t.metrics.tables_owned.get(), 1);
 
         // Another node takes the table once the lease lapsed in the store.
-        db.advance_clock(ttl + Duration::from_secs(1));
-        assert_eq!(db.acquire_lease(row.id, "other", ttl).await, Ok(Some(2)));
+        t.db.advance_clock(ttl + Duration::from_secs(1));
+        assert_eq!(
+            t.db.acquire_lease(t.table_id, "other", ttl).await,
+            Ok(Some(2))
+        );
         let take_seat = ClientMsg::decode(r#"{"type":"take_seat"}"#).expect("a message");
         let msg = RoomMsg::Client {
             conn: 1,
             msg: take_seat,
             received: Instant::now(),
         };
-        assert!(room.send(msg).await.is_ok());
-        tokio::time::timeout(Duration::from_secs(5), out.close.notified())
+        assert!(t.room.send(msg).await.is_ok());
+        tokio::time::timeout(Duration::from_secs(5), t.out.close.notified())
             .await
             .expect("the room closes its sockets");
-        let refused = rx.recv().await.expect("an answer");
+        let refused = t.rx.recv().await.expect("an answer");
         assert!(
             refused.as_str().contains("try_again"),
             "{}",
             refused.as_str()
         );
-        tokio::time::timeout(Duration::from_secs(5), room.closed())
+        tokio::time::timeout(Duration::from_secs(5), t.room.closed())
             .await
             .expect("the room stops");
-        assert!(state.room_sender(&created.invite_code).is_none());
-        assert_eq!(metrics.leases_lost.get(), 1);
-        assert_eq!(metrics.tables_owned.get(), 0);
-        let after = db.table_by_id(row.id).await.expect("read").expect("stored");
+        assert!(t.state.room_sender(&t.invite).is_none());
+        assert_eq!(t.metrics.leases_lost.get(), 1);
+        assert_eq!(t.metrics.tables_owned.get(), 0);
+        let after =
+            t.db.table_by_id(t.table_id)
+                .await
+                .expect("read")
+                .expect("stored");
         assert_eq!(after.doc, row.doc, "the seat was not taken");
     }
 }

@@ -165,13 +165,16 @@ async fn node_loss_the_other_node_takes_the_table_over() {
         return;
     };
     let a = node(&db, TTL_MS).start().await;
-    let b = node(&db, TTL_MS).start().await;
     a.readyz_becomes(200, 10).await;
     let mut game = Game::start(&a).await;
     for _ in 0..3 {
         game.play().await;
     }
     assert_eq!(metric(&a, "citytable_tables_owned").await, Some(1.0));
+    // A node started now recovers no table that a live node owns.
+    let b = node(&db, TTL_MS).start().await;
+    b.readyz_becomes(200, 10).await;
+    assert_eq!(metric(&b, "citytable_tables_owned").await, Some(0.0));
     // Another node does not open a table that a live node owns.
     let mut early = Client::connect(&b.ws_url(&game.invite)).await;
     early.hello("Early", Some(&game.tokens[0])).await;
