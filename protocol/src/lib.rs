@@ -358,6 +358,9 @@ pub enum ErrorCode {
     NoSuchSeat,
     /// The request is not allowed for a spectator (or a visitor without a seat).
     Spectator,
+    /// The table is served by another server of the cluster right now; try again
+    /// in a moment.
+    TableElsewhere,
 }
 
 /// What the sentence of a server-level error needs beyond its code. Each error sets

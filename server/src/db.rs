@@ -119,6 +119,7 @@ pub trait Db: Send + Sync + 'static {
         &'a self,
         code: &'a str,
     ) -> BoxFut<'a, Result<Option<TableRow>, StoreError>>;
+    fn table_by_id(&self, id: Uuid) -> BoxFut<'_, Result<Option<TableRow>, StoreError>>;
     fn latest_game(&self, table_id: Uuid) -> BoxFut<'_, Result<Option<GameWithMoves>, StoreError>>;
     /// Deletes lobby tables where no game ever started and nothing changed since
     /// `before_ms`; how many.
@@ -288,6 +289,9 @@ impl Db for StoreDb {
         code: &'a str,
     ) -> BoxFut<'a, Result<Option<TableRow>, StoreError>> {
         self.guarded(self.store.table_by_code(code))
+    }
+    fn table_by_id(&self, id: Uuid) -> BoxFut<'_, Result<Option<TableRow>, StoreError>> {
+        self.guarded(self.store.table_by_id(id))
     }
     fn latest_game(&self, table_id: Uuid) -> BoxFut<'_, Result<Option<GameWithMoves>, StoreError>> {
         self.guarded(self.store.latest_game(table_id))
@@ -491,6 +495,9 @@ impl Db for MemDb {
                 .find(|t| t.invite_code == code || t.spectator_code == code)
                 .cloned())
         })
+    }
+    fn table_by_id(&self, id: Uuid) -> BoxFut<'_, Result<Option<TableRow>, StoreError>> {
+        self.with(move |m| Ok(m.tables.get(&id).cloned()))
     }
     fn latest_game(&self, table_id: Uuid) -> BoxFut<'_, Result<Option<GameWithMoves>, StoreError>> {
         self.with(move |m| Ok(latest(m, table_id)))

@@ -59,6 +59,9 @@ impl ApiErr {
         )
         .into_bytes()
     }
+    pub fn table_elsewhere() -> ApiErr {
+        ApiErr::new(StatusCode::SERVICE_UNAVAILABLE, ErrorCode::TableElsewhere)
+    }
     pub fn try_again() -> ApiErr {
         ApiErr::new(StatusCode::SERVICE_UNAVAILABLE, ErrorCode::TryAgain)
     }
@@ -74,6 +77,7 @@ impl From<LookupError> for ApiErr {
     fn from(e: LookupError) -> ApiErr {
         match e {
             LookupError::Store => ApiErr::try_again(),
+            LookupError::Elsewhere => ApiErr::table_elsewhere(),
         }
     }
 }
@@ -141,6 +145,11 @@ pub fn cross_site() -> ApiErr {
 }
 
 async fn readyz(State(app): State<AppState>) -> Response {
+    if let Some(cluster) = &app.0.cluster
+        && !cluster.nats_connected()
+    {
+        return (StatusCode::SERVICE_UNAVAILABLE, "NATS unavailable").into_response();
+    }
     match app.0.db.ping().await {
         Ok(()) => (StatusCode::OK, "ready").into_response(),
         Err(e) => {
@@ -299,7 +308,7 @@ async fn find(app: &AppState, code: &str, addr: SocketAddr) -> Result<TableRow, 
     match app.table_by_code(code, addr.ip()).await {
         Ok(Some(row)) => Ok(row),
         Ok(None) => Err(ApiErr::no_such_table()),
-        Err(LookupError::Store) => Err(ApiErr::try_again()),
+        Err(e) => Err(e.into()),
     }
 }
 

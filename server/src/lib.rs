@@ -12,12 +12,14 @@
 //! - `db`: the store contract as a trait (`store` crate, or memory for tests).
 //! - `records`: finished games' records, built once within a memory budget.
 //! - `codes`: invite codes and seat tokens. `web`: the embedded browser client.
+//! - `cluster`: several nodes on one database: table leases, renewals, takeovers.
 //! - `clock`: the wall clock in milliseconds. `budget`: token buckets.
 //! - `lookup`: a table by its code, with the limiter of wrong guesses.
 //! - `typegen`: the TypeScript declarations of the protocol and every game.
 
 pub mod budget;
 pub mod clock;
+pub mod cluster;
 pub mod codes;
 pub mod db;
 pub mod fanout;
@@ -46,6 +48,7 @@ use axum::Router;
 use tokio::net::TcpListener;
 use tokio::sync::{mpsc, oneshot};
 
+use crate::cluster::{Cluster, Hold, TakeError};
 use crate::db::{Db, GameRow, MoveRow, StoreDb, TableRow};
 use crate::games::Registry;
 use crate::refusal::Refusal;
@@ -99,6 +102,11 @@ pub struct Config {
     /// memory; it is loaded again from the store when someone opens one of its
     /// codes.
     pub idle_room: Duration,
+    /// Cluster mode: the NATS server nodes talk through. Requires Postgres.
+    pub nats_url: Option<String>,
+    /// Cluster mode: how long a table's lease lasts unless renewed (every quarter
+    /// of it); a dead node's tables are taken over within about 1.5 times this.
+    pub lease_ttl: Duration,
 }
 
 impl Default for Config {
@@ -120,6 +128,8 @@ impl Default for Config {
             records_per_minute: 10.0,
             idle_room: IDLE_ROOM,
             abandoned_table: ABANDONED_TABLE,
+            nats_url: None,
+            lease_ttl: cluster::LEASE_TTL,
         }
     }
 }
@@ -177,6 +187,8 @@ pub struct Shared {
     /// WebSocket messages per address, all its connections together.
     pub(crate) messages: AddressBudget,
     next_conn: AtomicU64,
+    /// This node, in cluster mode.
+    pub cluster: Option<Arc<Cluster>>,
 }
 
 /// One open connection counted against its address; uncounted when dropped.
@@ -209,10 +221,24 @@ pub enum StartError {
     Store(#[from] db::StoreError),
     #[error("io: {0}")]
     Io(#[from] std::io::Error),
+    #[error("configuration: {0}")]
+    Config(String),
+    #[error("NATS: {0}")]
+    Nats(String),
 }
 
 impl AppState {
     pub fn new(db: Arc<dyn Db>, config: Config) -> AppState {
+        AppState::with_cluster(db, config, Arc::new(metrics::Metrics::new()), None)
+    }
+
+    /// A node's state; `cluster` (cluster mode) shares `metrics`.
+    pub fn with_cluster(
+        db: Arc<dyn Db>,
+        config: Config,
+        metrics: Arc<metrics::Metrics>,
+        cluster: Option<Arc<Cluster>>,
+    ) -> AppState {
         let creations = AddressBudget::new(config.table_burst, config.tables_per_minute);
         let record_fetches = AddressBudget::new(RECORD_BURST, config.records_per_minute);
         let unlimited = config.max_connections_per_address == 0;
@@ -226,7 +252,7 @@ impl AppState {
             db,
             games: Registry::all(),
             config,
-            metrics: Arc::new(metrics::Metrics::new()),
+            metrics,
             rooms: Arc::default(),
             misses: lookup::Misses::default(),
             records: records::Records::default(),
@@ -236,6 +262,7 @@ impl AppState {
             accepts,
             messages,
             next_conn: AtomicU64::new(1),
+            cluster,
         }))
     }
 
@@ -243,17 +270,21 @@ impl AppState {
         self.0.next_conn.fetch_add(1, Ordering::Relaxed)
     }
 
-    /// Starts a room task for a table and registers its codes.
+    /// Starts a room task for a table and registers its codes; in cluster mode
+    /// under `hold`, the table's lease.
     fn spawn_room(
         &self,
         init: RoomInit,
+        hold: Option<Arc<Hold>>,
     ) -> Result<(mpsc::Sender<RoomMsg>, String, String), String> {
+        let lease = self.0.cluster.clone().zip(hold);
         let ctx = RoomCtx {
             db: Arc::clone(&self.0.db),
             metrics: Arc::clone(&self.0.metrics),
             rooms: Arc::clone(&self.0.rooms),
             bot_delay: self.0.config.bot_delay,
             idle_room: self.0.config.idle_room,
+            lease: lease.clone(),
         };
         let room = Room::new(ctx, init)?;
         let (tx, rx) = mpsc::channel(ROOM_INBOX);
@@ -268,23 +299,82 @@ impl AppState {
             return Ok((existing, invite, spectate));
         }
         self.0.metrics.rooms.inc();
+        if let Some((cluster, hold)) = &lease {
+            cluster.record(hold);
+        }
         tokio::spawn(room.run(rx));
         Ok((tx, invite, spectate))
     }
 
-    /// Builds a room from stored rows.
+    /// Builds a room from stored rows (in cluster mode under `hold`).
     fn room_from_rows(
         &self,
         table: TableRow,
         game: Option<(GameRow, Vec<MoveRow>)>,
+        hold: Option<Arc<Hold>>,
     ) -> Result<mpsc::Sender<RoomMsg>, String> {
         let kind = self
             .0
             .games
             .get(&table.game)
             .ok_or_else(|| format!("unknown game {}", table.game))?;
-        self.spawn_room(RoomInit::stored(table, kind, game)?)
+        self.spawn_room(RoomInit::stored(table, kind, game)?, hold)
             .map(|(tx, _, _)| tx)
+    }
+
+    /// Loads a table whose lease this node just took: its rows are read after
+    /// the lease was, so they hold every write of the previous owner. On failure
+    /// the lease is given up.
+    async fn load_held(&self, hold: Arc<Hold>) -> Result<mpsc::Sender<RoomMsg>, String> {
+        let id = hold.table_id;
+        let loaded = async {
+            let table = self
+                .0
+                .db
+                .table_by_id(id)
+                .await
+                .map_err(|e| e.to_string())?
+                .ok_or_else(|| "no such table".to_owned())?;
+            let game = self.0.db.latest_game(id).await.map_err(|e| e.to_string())?;
+            self.room_from_rows(table, game, Some(Arc::clone(&hold)))
+        }
+        .await;
+        if loaded.is_err()
+            && let Some(cluster) = &self.0.cluster
+        {
+            cluster.release(self.0.db.as_ref(), &hold).await;
+        }
+        loaded
+    }
+
+    /// Claims the tables whose owner is gone (lease lapsed or released) and loads
+    /// them as recovery at start does.
+    pub async fn take_over(&self) -> usize {
+        let Some(cluster) = &self.0.cluster else {
+            return 0;
+        };
+        let mut n = 0;
+        for hold in cluster.claim(self.0.db.as_ref()).await {
+            if let Some(old) = cluster.hold_of(hold.table_id) {
+                // This node's own lease lapsed before its renewal noticed: its room
+                // stops first; the table is claimed again at the next round.
+                cluster.lost(&old, "claimed again after it lapsed");
+                cluster.release(self.0.db.as_ref(), &hold).await;
+                continue;
+            }
+            let (id, epoch) = (hold.table_id, hold.epoch);
+            match self.load_held(hold).await {
+                Ok(_) => {
+                    n += 1;
+                    self.0.metrics.lease_takeovers.inc();
+                    tracing::info!(table = %id, epoch, "table taken over");
+                }
+                Err(e) => {
+                    tracing::error!(table = %id, error = %e, "a table taken over could not be loaded");
+                }
+            }
+        }
+        n
     }
 
     /// Deletes the tables abandoned in their lobby longer than
@@ -301,14 +391,33 @@ impl AppState {
         }
     }
 
-    /// Rebuilds every unfinished table from the store.
+    /// Rebuilds every unfinished table from the store (in cluster mode, those
+    /// whose lease this node gets).
     pub async fn recover(&self) -> Result<usize, StartError> {
         let recovered = self.0.db.load_unfinished().await?;
         let mut n = 0;
         for r in recovered {
             let id = r.table.id;
+            if let Some(cluster) = &self.0.cluster {
+                match cluster.acquire(self.0.db.as_ref(), id).await {
+                    Ok(hold) => match self.load_held(hold).await {
+                        Ok(_) => {
+                            n += 1;
+                            tracing::info!(table = %id, "table recovered");
+                        }
+                        Err(e) => {
+                            tracing::error!(table = %id, error = %e, "table could not be recovered")
+                        }
+                    },
+                    Err(TakeError::Elsewhere) => {
+                        tracing::debug!(table = %id, "table owned by another node")
+                    }
+                    Err(TakeError::Store) => {}
+                }
+                continue;
+            }
             let moves = r.moves.len();
-            match self.room_from_rows(r.table, r.game.map(|g| (g, r.moves))) {
+            match self.room_from_rows(r.table, r.game.map(|g| (g, r.moves)), None) {
                 Ok(_) => {
                     n += 1;
                     tracing::info!(table = %id, moves, "table recovered");
@@ -365,12 +474,25 @@ impl AppState {
             token,
         };
         let id = row.id;
-        self.spawn_room(RoomInit {
-            table: row,
-            doc,
-            kind,
-            game: None,
-        })
+        let hold = match &self.0.cluster {
+            // A new table: nobody else knows it yet, so its lease is free.
+            Some(cluster) => Some(
+                cluster
+                    .acquire(self.0.db.as_ref(), id)
+                    .await
+                    .map_err(|_| try_again())?,
+            ),
+            None => None,
+        };
+        self.spawn_room(
+            RoomInit {
+                table: row,
+                doc,
+                kind,
+                game: None,
+            },
+            hold,
+        )
         .map_err(|e| {
             tracing::error!(table = %id, error = %e, "starting a room failed");
             try_again()
@@ -416,14 +538,42 @@ pub async fn run(
     config: Config,
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> Result<(), StartError> {
+    let metrics = Arc::new(metrics::Metrics::new());
+    let cluster = match &config.nats_url {
+        None => None,
+        Some(nats_url) => {
+            let postgres = config
+                .database_url
+                .as_deref()
+                .is_some_and(|u| u.starts_with("postgres://") || u.starts_with("postgresql://"));
+            if !postgres {
+                return Err(StartError::Config(
+                    "cluster mode (NATS_URL) needs DATABASE_URL to name a Postgres database \
+                     that every node shares"
+                        .into(),
+                ));
+            }
+            let cluster = Cluster::connect(nats_url, config.lease_ttl, Arc::clone(&metrics))
+                .await
+                .map_err(|e| StartError::Nats(format!("cannot connect to {nats_url}: {e}")))?;
+            tracing::info!(node = %cluster.node_id, nats = %nats_url, lease_ttl_ms = config.lease_ttl.as_millis() as u64, "cluster mode");
+            Some(Arc::new(cluster))
+        }
+    };
     if config.database_url.as_deref() == Some(MEMORY_STORE) {
         tracing::warn!("in-memory store: nothing survives a restart (benchmarks only)");
-        return serve(listener, Arc::new(db::MemDb::default()), config, shutdown).await;
+        let state = AppState::new(Arc::new(db::MemDb::default()), config);
+        return serve_state(listener, state, shutdown).await;
     }
     let store = store::Store::open(config.database_url.as_deref(), &config.data_dir).await?;
     tracing::info!(store = store.kind(), "store open");
     let db: Arc<dyn Db> = Arc::new(StoreDb::new(store));
-    serve(listener, db, config, shutdown).await
+    serve_state(
+        listener,
+        AppState::with_cluster(db, config, metrics, cluster),
+        shutdown,
+    )
+    .await
 }
 
 /// Serves with a given store: recovers unfinished games first, and on shutdown
@@ -434,9 +584,45 @@ pub async fn serve(
     config: Config,
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> Result<(), StartError> {
-    let state = AppState::new(db, config);
+    serve_state(listener, AppState::new(db, config), shutdown).await
+}
+
+/// Serves a node's state (see [`serve`]). In cluster mode it also renews the
+/// node's leases, takes over the tables of nodes that are gone, and on shutdown
+/// releases its leases once its rooms have stopped.
+async fn serve_state(
+    listener: TcpListener,
+    state: AppState,
+    shutdown: impl std::future::Future<Output = ()> + Send + 'static,
+) -> Result<(), StartError> {
     state.delete_abandoned_tables().await;
     let n = state.recover().await?;
+    let (renewer, taker) = match state.0.cluster.clone() {
+        Some(cluster) => {
+            let db = Arc::clone(&state.0.db);
+            let renew_every = (cluster.ttl / 4).max(Duration::from_millis(10));
+            let renewer = tokio::spawn(async move {
+                let mut every = tokio::time::interval(renew_every);
+                every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+                loop {
+                    every.tick().await;
+                    cluster.renew_all(db.as_ref()).await;
+                }
+            });
+            let claim_every = (state.0.config.lease_ttl / 2).max(Duration::from_millis(10));
+            let taking = state.clone();
+            let taker = tokio::spawn(async move {
+                let mut every = tokio::time::interval(claim_every);
+                every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+                loop {
+                    every.tick().await;
+                    taking.take_over().await;
+                }
+            });
+            (Some(renewer), Some(taker))
+        }
+        None => (None, None),
+    };
     let sweeper = {
         let state = state.clone();
         tokio::spawn(async move {
@@ -451,7 +637,18 @@ pub async fn serve(
     tracing::info!(tables = n, addr = ?listener.local_addr().ok(), "serving");
     listen::serve(listener, state.clone(), app(state.clone()), shutdown).await;
     sweeper.abort();
+    if let Some(taker) = taker {
+        taker.abort();
+    }
     state.shutdown_rooms().await;
+    if let Some(renewer) = renewer {
+        renewer.abort();
+    }
+    if let Some(cluster) = &state.0.cluster {
+        // The rooms have stopped and flushed: nothing writes under these leases now.
+        let released = cluster.release_all(state.0.db.as_ref()).await;
+        tracing::info!(tables = released, "table leases released");
+    }
     tracing::info!("stopped");
     Ok(())
 }

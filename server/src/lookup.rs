@@ -27,6 +27,8 @@ const GUESS_DELAY: Duration = Duration::from_secs(1);
 #[derive(Debug)]
 pub enum LookupError {
     Store,
+    /// Cluster mode: another node owns the table.
+    Elsewhere,
 }
 
 /// Wrong-code lookups per address.
@@ -110,12 +112,29 @@ impl AppState {
             return Ok(None);
         };
         let spectator = row.spectator_code == code;
+        if let Some(cluster) = &self.0.cluster {
+            // Only under the table's lease; the rows are read again after it was
+            // taken, to hold every write of its previous owner.
+            let hold = match cluster.acquire(self.0.db.as_ref(), row.id).await {
+                Ok(hold) => hold,
+                Err(crate::cluster::TakeError::Elsewhere) => return Err(LookupError::Elsewhere),
+                Err(crate::cluster::TakeError::Store) => return Err(LookupError::Store),
+            };
+            let id = row.id;
+            return match self.load_held(hold).await {
+                Ok(tx) => Ok(Some((tx, spectator))),
+                Err(e) => {
+                    tracing::error!(table = %id, error = %e, "table could not be loaded");
+                    Err(LookupError::Store)
+                }
+            };
+        }
         let game = self.0.db.latest_game(row.id).await.map_err(|e| {
             tracing::warn!(error = %e, "loading a table failed");
             LookupError::Store
         })?;
         let id = row.id;
-        match self.room_from_rows(row, game) {
+        match self.room_from_rows(row, game, None) {
             Ok(tx) => Ok(Some((tx, spectator))),
             Err(e) => {
                 tracing::error!(table = %id, error = %e, "table could not be loaded");

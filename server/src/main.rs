@@ -6,9 +6,11 @@
 //! (256; 0 for no limit), `TABLES_PER_MINUTE` (1 after a burst of 10; 0 for no
 //! limit), `RECORDS_PER_MINUTE` (10 after a burst of 20; 0 for no limit),
 //! `IDLE_ROOM_SECS` (900), `ALLOWED_ORIGINS` (comma-separated),
-//! `METRICS_TOKEN`, `RUST_LOG` (`info`).
+//! `METRICS_TOKEN`, `RUST_LOG` (`info`); cluster mode: `NATS_URL` (unset: a
+//! single node), `LEASE_TTL_MS` (10000).
 //! Flags override them: `--port`, `--database-url`, `--data-dir`, `--bot-delay-ms`,
-//! `--max-connections-per-address`, `--tables-per-minute`, `--idle-room-secs`.
+//! `--max-connections-per-address`, `--tables-per-minute`, `--idle-room-secs`,
+//! `--nats-url`, `--lease-ttl-ms`.
 
 use std::time::Duration;
 
@@ -20,7 +22,7 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn usage() -> ! {
     eprintln!(
-        "usage: citytable [--port N] [--database-url URL] [--data-dir DIR] [--bot-delay-ms N] [--max-connections-per-address N] [--tables-per-minute N] [--idle-room-secs N]"
+        "usage: citytable [--port N] [--database-url URL] [--data-dir DIR] [--bot-delay-ms N] [--max-connections-per-address N] [--tables-per-minute N] [--idle-room-secs N] [--nats-url URL] [--lease-ttl-ms N]"
     );
     std::process::exit(2)
 }
@@ -30,6 +32,16 @@ fn parse<T: std::str::FromStr>(what: &str, value: &str) -> T {
         eprintln!("citytable: {what} must be a number, not {value:?}");
         usage()
     })
+}
+
+/// A lease TTL: renewals run every quarter of it, so it must leave them time.
+fn lease_ttl(what: &str, value: &str) -> Duration {
+    let ms: u64 = parse(what, value);
+    if ms < 200 {
+        eprintln!("citytable: {what} must be at least 200 (milliseconds), not {ms}");
+        usage()
+    }
+    Duration::from_millis(ms)
 }
 
 #[tokio::main]
@@ -81,6 +93,14 @@ async fn main() {
     if let Ok(secs) = std::env::var("IDLE_ROOM_SECS") {
         config.idle_room = Duration::from_secs(parse("IDLE_ROOM_SECS", &secs));
     }
+    if let Ok(url) = std::env::var("NATS_URL")
+        && !url.is_empty()
+    {
+        config.nats_url = Some(url);
+    }
+    if let Ok(ms) = std::env::var("LEASE_TTL_MS") {
+        config.lease_ttl = lease_ttl("LEASE_TTL_MS", &ms);
+    }
     let mut args = std::env::args().skip(1);
     while let Some(flag) = args.next() {
         let mut value = || args.next().unwrap_or_else(|| usage());
@@ -101,6 +121,8 @@ async fn main() {
             "--idle-room-secs" => {
                 config.idle_room = Duration::from_secs(parse("--idle-room-secs", &value()))
             }
+            "--nats-url" => config.nats_url = Some(value()),
+            "--lease-ttl-ms" => config.lease_ttl = lease_ttl("--lease-ttl-ms", &value()),
             _ => usage(),
         }
     }

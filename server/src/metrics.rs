@@ -26,6 +26,12 @@ pub struct Metrics {
     pub move_seconds: Histogram,
     /// Time to make one move durable (group commit).
     pub commit_seconds: Histogram,
+    /// Cluster mode: tables whose lease this node holds.
+    pub tables_owned: IntGauge,
+    /// Cluster mode: tables this node took over from a node gone or stopped.
+    pub lease_takeovers: IntCounter,
+    /// Cluster mode: leases this node lost while running the table's room.
+    pub leases_lost: IntCounter,
     /// The allocator's view of the heap, read when the metrics are rendered.
     heap_in_use: IntGauge,
     heap_free: IntGauge,
@@ -106,6 +112,21 @@ impl Metrics {
                 &registry,
                 "citytable_store_commit_seconds",
                 "Time to make one move durable",
+            ),
+            tables_owned: gauge(
+                &registry,
+                "citytable_tables_owned",
+                "Tables whose lease this node holds (cluster mode)",
+            ),
+            lease_takeovers: counter(
+                &registry,
+                "citytable_lease_takeovers_total",
+                "Tables taken over from a node gone or stopped (cluster mode)",
+            ),
+            leases_lost: counter(
+                &registry,
+                "citytable_leases_lost_total",
+                "Table leases lost while their room ran: its room stopped (cluster mode)",
             ),
             heap_in_use: gauge(
                 &registry,

@@ -168,6 +168,9 @@ pub fn english(r: &Refusal) -> String {
         ),
         ErrorCode::NoSuchSeat => "There is no such seat.".into(),
         ErrorCode::Spectator => "Spectators cannot take a seat.".into(),
+        ErrorCode::TableElsewhere => {
+            "This table is served elsewhere right now. Try again in a moment.".into()
+        }
     }
 }
 

@@ -54,6 +54,8 @@ pub struct Launch {
     /// On 127.0.0.1.
     pub port: u16,
     pub bot_delay_ms: u64,
+    /// More environment variables of the process (cluster mode's `NATS_URL`, ...).
+    pub env: Vec<(String, String)>,
     /// Every line the processes wrote to stdout and stderr, in arrival order.
     pub log: Arc<Mutex<Vec<String>>>,
 }
@@ -68,6 +70,7 @@ impl Launch {
             database_url: None,
             port: crate::free_port(),
             bot_delay_ms: 0,
+            env: Vec::new(),
             log: Arc::default(),
         }
     }
@@ -82,6 +85,12 @@ impl Launch {
         self
     }
 
+    /// One more environment variable of the process.
+    pub fn env(mut self, name: &str, value: &str) -> Launch {
+        self.env.push((name.to_owned(), value.to_owned()));
+        self
+    }
+
     /// Starts the server with the default log level and waits until `/healthz` answers.
     pub async fn start(&self) -> Proc {
         let mut cmd = Command::new(&self.bin);
@@ -93,6 +102,7 @@ impl Launch {
             .env("DATABASE_URL", self.database_url.as_deref().unwrap_or(""))
             .env_remove("RUST_LOG")
             .env("NO_COLOR", "1")
+            .envs(self.env.iter().map(|(k, v)| (k, v)))
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -161,6 +171,15 @@ impl Proc {
     pub async fn kill(mut self) {
         let _ = self.child.start_kill();
         let _ = self.child.wait().await;
+    }
+
+    /// Sends a signal (`STOP`, `CONT`, ...) without waiting for anything.
+    pub fn signal(&self, name: &str) {
+        let status = std::process::Command::new("kill")
+            .args([&format!("-{name}"), &self.pid.to_string()])
+            .status()
+            .expect("kill");
+        assert!(status.success(), "kill -{name} {}", self.pid);
     }
 
     /// SIGTERM, then wait (a graceful stop).

@@ -866,7 +866,7 @@ item?: number,
  */
 problem?: string, };
 
-export type ErrorCode = "bad_message" | "frame_too_large" | "rate_limited" | "hello_first" | "no_such_table" | "bad_token" | "not_host" | "seat_taken" | "not_seated" | "no_spectators" | "wrong_status" | "bad_settings" | "stale_version" | "not_your_turn" | "illegal_move" | "bad_move" | "bad_chat" | "try_again" | "bad_name" | "bad_legal_moves_of" | "no_such_seat" | "spectator";
+export type ErrorCode = "bad_message" | "frame_too_large" | "rate_limited" | "hello_first" | "no_such_table" | "bad_token" | "not_host" | "seat_taken" | "not_seated" | "no_spectators" | "wrong_status" | "bad_settings" | "stale_version" | "not_your_turn" | "illegal_move" | "bad_move" | "bad_chat" | "try_again" | "bad_name" | "bad_legal_moves_of" | "no_such_seat" | "spectator" | "table_elsewhere";
 
 export type ErrorReason = "unknown_game" | "seats" | "first_seat" | "option_range" | "option_invalid" | "not_options" | "turn_seconds" | "seats_occupied" | "empty_seats";
 

@@ -285,8 +285,10 @@ impl Room {
         doc.prune_players();
         let codes = [self.invite_code.clone(), self.spectator_code.clone()];
         let row = doc.row(self.id, self.kind.id(), codes, status);
-        if let Err(e) = self.ctx.db.upsert_table(&row).await {
+        let fence = self.fence()?;
+        if let Err(e) = self.ctx.db.upsert_table_fenced(&row, fence).await {
             tracing::warn!(table = %self.id, error = %e, "saving the table failed");
+            self.write_failed(&e);
             return refuse(ErrorCode::TryAgain);
         }
         self.doc = doc;

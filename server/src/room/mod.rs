@@ -43,7 +43,8 @@ use uuid::Uuid;
 
 use crate::budget::Bucket;
 use crate::clock::now_ms;
-use crate::db::{Db, GameRow, MoveRow, TableRow};
+use crate::cluster::{Cluster, Hold};
+use crate::db::{Db, Fence, GameRow, MoveRow, StoreError, TableRow};
 use crate::games::GameKind;
 use crate::metrics::Metrics;
 use crate::refusal::Refusal;
@@ -72,6 +73,8 @@ pub struct RoomCtx {
     pub bot_delay: Duration,
     /// How long a room with nobody in it and no game running stays in memory.
     pub idle_room: Duration,
+    /// In cluster mode: this node, and the table's lease the room runs under.
+    pub lease: Option<(Arc<Cluster>, Arc<Hold>)>,
 }
 
 /// Where a connection's messages go. The queue is bounded: a connection that
@@ -258,8 +261,10 @@ impl Room {
                 .as_ref()
                 .and_then(|l| l.timer.as_ref().map(|t| t.deadline));
             let bot_at = self.live.as_ref().and_then(|l| l.bot_due);
+            let hold = self.ctx.lease.as_ref().map(|(_, h)| Arc::clone(h));
             tokio::select! {
                 biased;
+                () = lease_lost(hold.as_deref()) => {}
                 msg = inbox.recv() => match msg {
                     None => break,
                     Some(RoomMsg::Shutdown { done }) => {
@@ -274,9 +279,19 @@ impl Room {
                 _ = sleep_until(bot_at), if bot_at.is_some() => self.on_bot().await,
                 _ = sleep_until(timer_at), if timer_at.is_some() => self.on_timer().await,
                 _ = sleep_until(idle_at), if idle_at.is_some() => {
+                    if let Some((cluster, hold)) = &self.ctx.lease {
+                        // Released before the codes are forgotten: a lookup on this
+                        // node meanwhile still reaches this inbox (and is told to
+                        // come back), never a second room under the same epoch.
+                        cluster.release(self.ctx.db.as_ref(), hold).await;
+                    }
                     self.unload(&mut inbox);
                     return;
                 }
+            }
+            if hold.is_some_and(|h| h.is_lost()) {
+                self.drop_lost(&mut inbox);
+                return;
             }
             self.prune();
         }
@@ -307,6 +322,46 @@ impl Room {
             }
         }
         tracing::debug!(table = %self.id, "idle room unloaded");
+    }
+
+    /// The lease is lost: another node may own the table now. Stops at once
+    /// (timers and bots with it) without writing again; clients are closed and
+    /// reconnect as after a restart, to whichever node owns the table.
+    fn drop_lost(&mut self, inbox: &mut mpsc::Receiver<RoomMsg>) {
+        if let Some((cluster, hold)) = &self.ctx.lease {
+            cluster.forget(hold);
+        }
+        self.live = None;
+        for conn in self.conns.values() {
+            conn.out.close.notify_one();
+        }
+        self.conns.clear();
+        self.unload(inbox);
+        tracing::warn!(table = %self.id, "room dropped: its lease is lost");
+    }
+
+    /// The fence of a write, or `try_again` once the lease is lost (without a
+    /// lease, no fence: a single node).
+    pub(super) fn fence(&self) -> Result<Option<Fence>, Refusal> {
+        let Some((cluster, hold)) = &self.ctx.lease else {
+            return Ok(None);
+        };
+        match hold.fence() {
+            Some(fence) => Ok(Some(fence)),
+            None => {
+                cluster.lost(hold, "expired before a write");
+                refuse(ErrorCode::TryAgain)
+            }
+        }
+    }
+
+    /// Notes a failed write: a fenced one means the table is another node's now.
+    pub(super) fn write_failed(&self, e: &StoreError) {
+        if e.is_fenced()
+            && let Some((cluster, hold)) = &self.ctx.lease
+        {
+            cluster.lost(hold, "a write was fenced");
+        }
     }
 
     async fn handle(&mut self, msg: RoomMsg) {
@@ -438,6 +493,19 @@ impl Room {
         } else {
             refuse(ErrorCode::WrongStatus)
         }
+    }
+}
+
+/// Resolves once the lease is lost; never without one.
+async fn lease_lost(hold: Option<&Hold>) {
+    match hold {
+        Some(hold) => loop {
+            if hold.is_lost() {
+                return;
+            }
+            hold.wake.notified().await;
+        },
+        None => std::future::pending().await,
     }
 }
 

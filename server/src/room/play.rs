@@ -36,8 +36,10 @@ impl Room {
             started_at_ms: now_ms(),
             outcome: None,
         };
-        if let Err(e) = self.ctx.db.insert_game(&row).await {
+        let fence = self.fence()?;
+        if let Err(e) = self.ctx.db.insert_game_fenced(&row, fence).await {
             tracing::warn!(table = %self.id, error = %e, "starting a game failed");
+            self.write_failed(&e);
             return refuse(ErrorCode::TryAgain);
         }
         if self.save(doc, TableStatus::Playing).await.is_err() {
@@ -136,6 +138,7 @@ impl Room {
         applied: Applied,
         mover: Option<Seat>,
     ) -> Result<(), Refusal> {
+        let fence = self.fence()?;
         let Some(live) = self.live.as_mut() else {
             return Ok(());
         };
@@ -146,9 +149,10 @@ impl Room {
             at_ms: now_ms(),
         };
         let started = Instant::now();
-        if let Err(e) = self.ctx.db.append(row).await {
+        if let Err(e) = self.ctx.db.append_fenced(row, fence).await {
             tracing::warn!(table = %self.id, error = %e, "committing a move failed");
             live.dirty = true;
+            self.write_failed(&e);
             return refuse(ErrorCode::TryAgain);
         }
         self.ctx
@@ -197,9 +201,17 @@ impl Room {
         let game_id = live.id;
         let number = live.number;
         let value = serde_json::to_value(&outcome).unwrap_or(Value::Null);
-        if let Err(e) = self.ctx.db.finish_game(game_id, &value).await {
+        let written = match self.fence() {
+            Ok(fence) => self.ctx.db.finish_game_fenced(game_id, &value, fence).await,
+            Err(_) => return,
+        };
+        if let Err(e) = written {
             // The outcome follows from the log; a restart recomputes it.
             tracing::warn!(table = %self.id, error = %e, "saving the outcome failed");
+            self.write_failed(&e);
+            if e.is_fenced() {
+                return;
+            }
         }
         if self
             .save(self.doc.clone(), TableStatus::Finished)
