@@ -121,6 +121,11 @@ impl Cluster {
         })
     }
 
+    /// The broker connection, for forwarding.
+    pub fn nats(&self) -> &async_nats::Client {
+        &self.nats
+    }
+
     /// Whether the NATS connection is up.
     pub fn nats_connected(&self) -> bool {
         self.nats.connection_state() == async_nats::connection::State::Connected

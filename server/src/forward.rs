@@ -10,10 +10,16 @@
 //!
 //! Subjects: `citytable.room.<table>` carries a table's forwarded messages to its
 //! owner (a `join` and each `ping` are requests, the rest plain publishes), and
-//! `citytable.edge.<node>.<conn>` carries one connection's frames back. NATS keeps
-//! the order of one publisher's messages on a subject, so a connection's
-//! messages reach the room in the order the client sent them, and its frames
-//! reach the client in the order the room queued them.
+//! `citytable.edge.<node>.<conn>.<owner>` carries one connection's frames back.
+//! NATS keeps the order of one publisher's messages on a subject, so a
+//! connection's messages reach the room in the order the client sent them, and
+//! its frames reach the client in the order the room queued them.
+//!
+//! One owner per connection: for a moment two nodes may serve a table's subject
+//! (an old owner paused past its lease, not yet aware it lost it, and the new
+//! one). Only a node whose lease is current answers; the answer to a join names
+//! it, and from then on the edge addresses that node alone and takes frames from
+//! it alone, so a client never sees two rooms' frames.
 //!
 //! Failures end the connection, never the table: when the owner stops answering
 //! pings (it died, paused, or dropped the table) or the broker is unreachable,
@@ -52,13 +58,14 @@ pub fn room_subject(table: Uuid) -> String {
     format!("citytable.room.{table}")
 }
 
-/// The subject of one forwarded connection's frames.
-pub fn edge_subject(node: &str, conn: u64) -> String {
-    format!("citytable.edge.{node}.{conn}")
+/// The subject of one forwarded connection's frames from `owner` (`*`: from any).
+pub fn edge_subject(node: &str, conn: u64, owner: &str) -> String {
+    format!("citytable.edge.{node}.{conn}.{owner}")
 }
 
 /// What an edge sends to a table's owner. `edge` and `conn` name the connection
-/// (the edge node's id and its own connection number).
+/// (the edge node's id and its own connection number); `owner`, the node that
+/// answered its join.
 #[derive(Debug, Serialize, Deserialize)]
 #[serde(tag = "k", rename_all = "snake_case")]
 enum ToRoom {
@@ -73,15 +80,18 @@ enum ToRoom {
     Client {
         edge: String,
         conn: u64,
+        owner: String,
         msg: String,
     },
     Ping {
         edge: String,
         conn: u64,
+        owner: String,
     },
     Leave {
         edge: String,
         conn: u64,
+        owner: String,
     },
 }
 
@@ -89,9 +99,9 @@ enum ToRoom {
 /// connection (as a room closes a connection that does not keep up).
 const FRAME: u8 = b'F';
 const CLOSE: u8 = b'C';
-/// Answers to a join or a ping.
-const YES: &[u8] = b"1";
-const NO: &[u8] = b"0";
+/// Answers to a join (followed by the answering node's id) or a ping.
+const YES: u8 = b'1';
+const NO: u8 = b'0';
 
 /// The inbox of a room on another node, for one client connection: `ws.rs` sends
 /// it what it would send a local room.
@@ -99,6 +109,10 @@ pub fn edge(nats: Client, node: String, table: Uuid) -> mpsc::Sender<RoomMsg> {
     let (tx, rx) = mpsc::channel(8);
     tokio::spawn(edge_link(nats, node, table, rx));
     tx
+}
+
+fn try_again(out: &Outbox, id: Option<u64>) {
+    out.push(Refusal::new(ErrorCode::TryAgain).msg(id));
 }
 
 async fn edge_link(nats: Client, node: String, table: Uuid, mut inbox: mpsc::Receiver<RoomMsg>) {
@@ -113,12 +127,9 @@ async fn edge_link(nats: Client, node: String, table: Uuid, mut inbox: mpsc::Rec
     else {
         return;
     };
-    let try_again = |out: &Outbox, id: Option<u64>| {
-        out.push(Refusal::new(ErrorCode::TryAgain).msg(id));
-    };
     let room = room_subject(table);
     // Subscribed before the join is sent: the room's first frames follow the join.
-    let mut frames = match nats.subscribe(edge_subject(&node, conn)).await {
+    let mut frames = match nats.subscribe(edge_subject(&node, conn, "*")).await {
         Ok(frames) => frames,
         Err(_) => {
             try_again(&out, None);
@@ -134,30 +145,29 @@ async fn edge_link(nats: Client, node: String, table: Uuid, mut inbox: mpsc::Rec
         name,
         spectator_link,
     };
-    let joined = ask(&nats, &room, &join).await;
-    let _ = reply.send(joined == Some(true));
-    match joined {
-        Some(true) => {}
+    let answer = ask(&nats, &room, &join).await;
+    let Some((&flag, owner)) = answer.as_deref().and_then(<[u8]>::split_first) else {
+        let _ = reply.send(false);
+        try_again(&out, None);
+        out.close.notify_one();
+        return;
+    };
+    let owner = String::from_utf8_lossy(owner).into_owned();
+    let joined = flag == YES;
+    let _ = reply.send(joined);
+    if !joined {
         // The room said no and its frames say why.
-        Some(false) => {
-            drain_frames(&mut frames, &out).await;
-            return;
-        }
-        None => {
-            try_again(&out, None);
-            out.close.notify_one();
-            return;
-        }
+        drain_frames(&mut frames, &owner, &out).await;
+        return;
     }
 
     let mut ping = tokio::time::interval(PING_EVERY);
     ping.set_missed_tick_behavior(MissedTickBehavior::Delay);
     ping.tick().await;
-    let send = |msg: &ToRoom| {
+    let send = |msg: ToRoom| {
         let nats = nats.clone();
         let room = room.clone();
-        let body = encode(msg);
-        async move { nats.publish(room, body.into()).await.is_ok() }
+        async move { nats.publish(room, encode(&msg).into()).await.is_ok() }
     };
     loop {
         tokio::select! {
@@ -172,7 +182,10 @@ async fn edge_link(nats: Client, node: String, table: Uuid, mut inbox: mpsc::Rec
                     // now instead, so the player knows to send it again.
                     let forwarded = nats.connection_state() == BrokerState::Connected
                         && match serde_json::to_string(&msg) {
-                            Ok(text) => send(&ToRoom::Client { edge: node.clone(), conn, msg: text }).await,
+                            Ok(msg) => {
+                                let owner = owner.clone();
+                                send(ToRoom::Client { edge: node.clone(), conn, owner, msg }).await
+                            }
                             Err(_) => false,
                         };
                     if !forwarded {
@@ -186,20 +199,21 @@ async fn edge_link(nats: Client, node: String, table: Uuid, mut inbox: mpsc::Rec
                     let _ = done.send(());
                 }
                 Some(RoomMsg::Leave { .. }) | None => {
-                    send(&ToRoom::Leave { edge: node.clone(), conn }).await;
+                    send(ToRoom::Leave { edge: node.clone(), conn, owner: owner.clone() }).await;
                     return;
                 }
             },
             frame = frames.next() => match frame {
                 Some(frame) => {
-                    if !relay(&frame.payload, &out) {
+                    if from(&frame, &owner) && !relay(&frame.payload, &out) {
                         break;
                     }
                 }
                 None => break,
             },
             _ = ping.tick() => {
-                if ask(&nats, &room, &ToRoom::Ping { edge: node.clone(), conn }).await != Some(true) {
+                let ping = ToRoom::Ping { edge: node.clone(), conn, owner: owner.clone() };
+                if ask(&nats, &room, &ping).await.as_deref() != Some(&[YES][..]) {
                     // The owner is gone or dropped the table: the client reconnects
                     // and finds the new owner.
                     try_again(&out, None);
@@ -212,9 +226,10 @@ async fn edge_link(nats: Client, node: String, table: Uuid, mut inbox: mpsc::Rec
     // The socket closes; `ws.rs` still sends `Leave`, which tells the owner.
     while let Some(msg) = inbox.recv().await {
         if let RoomMsg::Leave { .. } = msg {
-            send(&ToRoom::Leave {
+            send(ToRoom::Leave {
                 edge: node.clone(),
                 conn,
+                owner,
             })
             .await;
             return;
@@ -223,14 +238,19 @@ async fn edge_link(nats: Client, node: String, table: Uuid, mut inbox: mpsc::Rec
 }
 
 /// Hands the frames the room sent before saying no (why it refused) to the client.
-async fn drain_frames(frames: &mut async_nats::Subscriber, out: &Outbox) {
+async fn drain_frames(frames: &mut async_nats::Subscriber, owner: &str, out: &Outbox) {
     while let Ok(Some(frame)) =
         tokio::time::timeout(Duration::from_millis(200), frames.next()).await
     {
-        if !relay(&frame.payload, out) {
+        if from(&frame, owner) && !relay(&frame.payload, out) {
             break;
         }
     }
+}
+
+/// Whether a frame comes from the connection's owner (the last part of its subject).
+fn from(frame: &async_nats::Message, owner: &str) -> bool {
+    frame.subject.rsplit('.').next() == Some(owner)
 }
 
 /// Queues one frame from the owner for the client; `false` when the connection
@@ -247,14 +267,10 @@ fn relay(payload: &[u8], out: &Outbox) -> bool {
 
 /// Sends a request to a table's owner: `Some(answer)`, or `None` when nobody
 /// answered in time (no owner subscribed, broker unreachable).
-async fn ask(nats: &Client, room: &str, msg: &ToRoom) -> Option<bool> {
-    let answer = tokio::time::timeout(
-        ANSWER_WITHIN,
-        nats.request(room.to_owned(), encode(msg).into()),
-    )
-    .await;
-    match answer {
-        Ok(Ok(answer)) => Some(answer.payload.as_ref() == YES),
+async fn ask(nats: &Client, room: &str, msg: &ToRoom) -> Option<Vec<u8>> {
+    let request = nats.request(room.to_owned(), encode(msg).into());
+    match tokio::time::timeout(ANSWER_WITHIN, request).await {
+        Ok(Ok(answer)) => Some(answer.payload.to_vec()),
         _ => None,
     }
 }
@@ -271,15 +287,18 @@ struct Link {
     pinged: Instant,
 }
 
-/// Serves a table's forwarded connections on its owner: subscribes to the table's
-/// subject and hands each connection's messages to `room` as a local connection
-/// numbered by `next_conn`. Ends, closing those connections, when the room stops
-/// or the returned task is aborted (the node lost the table).
+/// Serves a table's forwarded connections on its owner, the node `node`:
+/// subscribes to the table's subject and hands each connection's messages to
+/// `room` as a local connection numbered by `next_conn`, while `current` says
+/// the node's lease on the table holds. Ends when the room stops or the returned
+/// task is aborted; the edges notice at their next ping.
 pub async fn serve(
     nats: Client,
+    node: String,
     table: Uuid,
     room: mpsc::Sender<RoomMsg>,
     next_conn: impl Fn() -> u64 + Send + 'static,
+    current: impl Fn() -> bool + Send + 'static,
 ) -> Result<JoinHandle<()>, async_nats::SubscribeError> {
     let mut requests = nats.subscribe(room_subject(table)).await?;
     Ok(tokio::spawn(async move {
@@ -308,17 +327,20 @@ pub async fn serve(
                     continue;
                 }
             };
+            // A node that lost the lease answers nothing: the new owner does, or
+            // the edge gives up and its client reconnects.
+            if !current() {
+                continue;
+            }
             let Ok(request) = serde_json::from_slice::<ToRoom>(&msg.payload) else {
                 continue;
             };
-            let answer = |yes: bool| {
+            let answer = |body: Vec<u8>| {
                 let nats = nats.clone();
                 let reply = msg.reply.clone();
                 async move {
                     if let Some(reply) = reply {
-                        let _ = nats
-                            .publish(reply, (if yes { YES } else { NO }).into())
-                            .await;
+                        let _ = nats.publish(reply, body.into()).await;
                     }
                 }
             };
@@ -331,7 +353,7 @@ pub async fn serve(
                     spectator_link,
                 } => {
                     let local = next_conn();
-                    let out = pump(nats.clone(), edge_subject(&edge, conn));
+                    let out = pump(nats.clone(), edge_subject(&edge, conn, &node));
                     let (reply, joined) = oneshot::channel();
                     let join = RoomMsg::Join {
                         conn: local,
@@ -343,17 +365,23 @@ pub async fn serve(
                     };
                     let joined = room.send(join).await.is_ok() && joined.await.unwrap_or(false);
                     if joined {
-                        links.insert(
-                            (edge, conn),
-                            Link {
-                                conn: local,
-                                pinged: Instant::now(),
-                            },
-                        );
+                        let link = Link {
+                            conn: local,
+                            pinged: Instant::now(),
+                        };
+                        links.insert((edge, conn), link);
                     }
-                    answer(joined).await;
+                    let mut body = vec![if joined { YES } else { NO }];
+                    body.extend_from_slice(node.as_bytes());
+                    answer(body).await;
                 }
-                ToRoom::Client { edge, conn, msg } => {
+                ToRoom::Client { owner, .. }
+                | ToRoom::Ping { owner, .. }
+                | ToRoom::Leave { owner, .. }
+                    if owner != node => {}
+                ToRoom::Client {
+                    edge, conn, msg, ..
+                } => {
                     let (Some(link), Ok(msg)) = (links.get(&(edge, conn)), ClientMsg::decode(&msg))
                     else {
                         continue;
@@ -367,7 +395,7 @@ pub async fn serve(
                         break;
                     }
                 }
-                ToRoom::Ping { edge, conn } => {
+                ToRoom::Ping { edge, conn, .. } => {
                     let known = match links.get_mut(&(edge, conn)) {
                         Some(link) => {
                             link.pinged = Instant::now();
@@ -375,16 +403,15 @@ pub async fn serve(
                         }
                         None => false,
                     };
-                    answer(known).await;
+                    answer(vec![if known { YES } else { NO }]).await;
                 }
-                ToRoom::Leave { edge, conn } => {
+                ToRoom::Leave { edge, conn, .. } => {
                     if let Some(link) = links.remove(&(edge, conn)) {
                         let _ = room.send(RoomMsg::Leave { conn: link.conn }).await;
                     }
                 }
             }
         }
-        // Pumps end as the room drops their outboxes; edges notice at their next ping.
     }))
 }
 
@@ -534,11 +561,10 @@ mod tests {
         let (room, mut seen, _room_task) = fake_room();
         let numbers = Arc::new(AtomicU64::new(100));
         let next = numbers.clone();
-        let _serving = serve(owner, table, room, move || {
-            next.fetch_add(1, Ordering::Relaxed)
-        })
-        .await
-        .expect("serve");
+        let next_conn = move || next.fetch_add(1, Ordering::Relaxed);
+        let _serving = serve(owner, "owner-1".into(), table, room, next_conn, || true)
+            .await
+            .expect("serve");
 
         let edge = edge(edge_node, "edge-a".into(), table);
         let (out, mut frames, _close) = client_outbox();
@@ -593,7 +619,9 @@ mod tests {
             .expect("NATS for the edge");
         let table = Uuid::new_v4();
         let (room, mut seen, _room_task) = fake_room();
-        let _serving = serve(owner, table, room, || 1).await.expect("serve");
+        let _serving = serve(owner, "owner-1".into(), table, room, || 1, || true)
+            .await
+            .expect("serve");
         let edge = edge(edge_node, "edge-b".into(), table);
         let (out, mut frames, _close) = client_outbox();
         assert!(!join(&edge, 1, "nobody", out).await);
@@ -630,7 +658,9 @@ mod tests {
             .expect("NATS for the edge");
         let table = Uuid::new_v4();
         let (room, _seen, _room_task) = fake_room();
-        let serving = serve(owner, table, room, || 1).await.expect("serve");
+        let serving = serve(owner, "owner-1".into(), table, room, || 1, || true)
+            .await
+            .expect("serve");
         let edge = edge(edge_node, "edge-d".into(), table);
         let (out, mut frames, close) = client_outbox();
         let closed = close.notified();
@@ -644,5 +674,77 @@ mod tests {
             .await
             .expect("the edge closes the socket: the client reconnects to the new owner");
         assert!(next_frame(&mut frames).await.contains("try_again"));
+    }
+
+    #[tokio::test]
+    async fn a_connection_keeps_to_the_owner_that_took_it_until_that_one_lets_go() {
+        let nats = || async_nats::connect(nats_url());
+        let (old_nats, new_nats, edge_nats) = (
+            nats().await.expect("NATS"),
+            nats().await.expect("NATS"),
+            nats().await.expect("NATS"),
+        );
+        let table = Uuid::new_v4();
+        let (old_room, mut old_seen, _old_task) = fake_room();
+        let old_holds = Arc::new(std::sync::atomic::AtomicBool::new(true));
+        let holds = old_holds.clone();
+        let _old = serve(
+            old_nats,
+            "old".into(),
+            table,
+            old_room,
+            || 1,
+            move || holds.load(Ordering::SeqCst),
+        )
+        .await
+        .expect("serve");
+
+        let edge = edge(edge_nats, "edge-e".into(), table);
+        let (out, mut frames, close) = client_outbox();
+        let closed = close.notified();
+        tokio::pin!(closed);
+        closed.as_mut().enable();
+        assert!(join(&edge, 1, "Ana", out).await);
+        assert_eq!(old_seen.recv().await, Some(Seen::Join(1, "Ana".into())));
+        assert_eq!(next_frame(&mut frames).await, r#"{"type":"welcome"}"#);
+
+        // A new owner serves the table too; the old one has not noticed yet.
+        let (new_room, mut new_seen, _new_task) = fake_room();
+        let _new = serve(new_nats, "new".into(), table, new_room, || 2, || true)
+            .await
+            .expect("serve");
+        let hi = ClientMsg::Chat { text: "hi".into() };
+        edge.send(RoomMsg::Client {
+            conn: 1,
+            msg: hi.clone(),
+            received: Instant::now(),
+        })
+        .await
+        .expect("edge inbox");
+        let text = serde_json::to_string(&hi).expect("json");
+        assert_eq!(
+            old_seen.recv().await,
+            Some(Seen::Client(1, text.clone())),
+            "the connection's owner gets it"
+        );
+        assert_eq!(next_frame(&mut frames).await, format!("echo {text}"));
+
+        // The old owner learns it lost the lease: it answers nothing more, and the
+        // edge closes the socket rather than talk to a second room.
+        old_holds.store(false, Ordering::SeqCst);
+        edge.send(RoomMsg::Client {
+            conn: 1,
+            msg: hi,
+            received: Instant::now(),
+        })
+        .await
+        .expect("edge inbox");
+        tokio::time::timeout(PING_EVERY + ANSWER_WITHIN + Duration::from_secs(2), closed)
+            .await
+            .expect("the client is sent to reconnect");
+        assert!(
+            new_seen.try_recv().is_err(),
+            "the new room never saw this connection"
+        );
     }
 }

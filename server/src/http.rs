@@ -77,7 +77,7 @@ impl From<LookupError> for ApiErr {
     fn from(e: LookupError) -> ApiErr {
         match e {
             LookupError::Store => ApiErr::try_again(),
-            LookupError::Elsewhere => ApiErr::table_elsewhere(),
+            LookupError::Elsewhere { .. } => ApiErr::table_elsewhere(),
         }
     }
 }

@@ -301,9 +301,31 @@ impl AppState {
         self.0.metrics.rooms.inc();
         if let Some((cluster, hold)) = &lease {
             cluster.record(hold);
+            self.serve_forwarded(cluster, hold, tx.clone());
         }
         tokio::spawn(room.run(rx));
         Ok((tx, invite, spectate))
+    }
+
+    /// Cluster mode: connections held by other nodes play in this node's room of
+    /// the table `hold` is the lease of (see `forward`), while the lease holds.
+    fn serve_forwarded(&self, cluster: &Cluster, hold: &Arc<Hold>, room: mpsc::Sender<RoomMsg>) {
+        let app = self.clone();
+        let (nats, node, table) = (
+            cluster.nats().clone(),
+            cluster.node_id.clone(),
+            hold.table_id,
+        );
+        let hold = Arc::clone(hold);
+        tokio::spawn(async move {
+            let next_conn = move || app.next_conn();
+            let current = move || hold.fence().is_some();
+            if let Err(e) = forward::serve(nats, node, table, room, next_conn, current).await {
+                // The room still serves this node's own connections; the others are
+                // told to try again until the broker answers.
+                tracing::warn!(table = %table, error = %e, "forwarded connections cannot be served");
+            }
+        });
     }
 
     /// Builds a room from stored rows (in cluster mode under `hold`).

@@ -12,6 +12,7 @@ use std::time::Duration;
 
 use tokio::sync::mpsc;
 use tokio::time::Instant;
+use uuid::Uuid;
 
 use crate::AppState;
 use crate::codes;
@@ -27,8 +28,12 @@ const GUESS_DELAY: Duration = Duration::from_secs(1);
 #[derive(Debug)]
 pub enum LookupError {
     Store,
-    /// Cluster mode: another node owns the table.
-    Elsewhere,
+    /// Cluster mode: another node owns the table (`spectator`: the code was its
+    /// spectator code); a connection plays through that node (`forward`).
+    Elsewhere {
+        table: Uuid,
+        spectator: bool,
+    },
 }
 
 /// Wrong-code lookups per address.
@@ -117,7 +122,12 @@ impl AppState {
             // taken, to hold every write of its previous owner.
             let hold = match cluster.acquire(self.0.db.as_ref(), row.id).await {
                 Ok(hold) => hold,
-                Err(crate::cluster::TakeError::Elsewhere) => return Err(LookupError::Elsewhere),
+                Err(crate::cluster::TakeError::Elsewhere) => {
+                    return Err(LookupError::Elsewhere {
+                        table: row.id,
+                        spectator,
+                    });
+                }
                 Err(crate::cluster::TakeError::Store) => return Err(LookupError::Store),
             };
             let id = row.id;

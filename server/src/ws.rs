@@ -69,21 +69,14 @@ async fn upgrade(
         Ok(Some(room)) => room,
         Ok(None) => return ApiErr::no_such_table().into_response(),
         Err(LookupError::Store) => return ApiErr::try_again().into_response(),
-        Err(LookupError::Elsewhere) => {
-            // Said on the socket, which a browser can read (it cannot read the
-            // answer to a refused upgrade); the client reconnects after the close.
-            return ws.on_upgrade(|mut socket| async move {
-                let refusal = Refusal::new(ErrorCode::TableElsewhere).msg(None);
-                let _ = socket.send(Message::Text(refusal)).await;
-                let _ = socket
-                    .send(Message::Close(Some(CloseFrame {
-                        code: 1013,
-                        reason: Utf8Bytes::from_static("try again later"),
-                    })))
-                    .await;
-                drop(slot);
-            });
-        }
+        Err(LookupError::Elsewhere { table, spectator }) => match &app.0.cluster {
+            // Another node owns the table: play through it.
+            Some(cluster) => (
+                crate::forward::edge(cluster.nats().clone(), cluster.node_id.clone(), table),
+                spectator,
+            ),
+            None => return ApiErr::try_again().into_response(),
+        },
     };
     // Frames up to four times the limit are read and answered with
     // `frame_too_large`; anything bigger is cut off by the WebSocket layer.

@@ -1,14 +1,16 @@
 //! Cluster mode, against real `citytable` processes sharing one Postgres and NATS
 //! (`127.0.0.1:4222`): a table's room runs on the node holding its lease, its
-//! writes are fenced, and another node takes it over when its owner dies, pauses
-//! past its lease, or stops.
+//! writes are fenced, a client connected to another node plays through it, and
+//! another node takes it over when its owner dies, pauses past its lease, or stops.
 //!
-//! - `node_loss_*`: SIGKILL the owner mid-game; the other node owns the table within
-//!   a few TTLs, the players come back there with their seat tokens to every
-//!   acknowledged move, and play goes on.
+//! - `node_loss_*`: a player connected to the other node plays through the owner;
+//!   SIGKILL the owner mid-game; the other node owns the table within a few TTLs,
+//!   the players come back there with their seat tokens to every acknowledged
+//!   move, and play goes on.
 //! - `a_paused_owner_*`: SIGSTOP the owner past its TTL, play a move through the
 //!   other node, SIGCONT: the old owner commits nothing more, drops the table and
-//!   closes its clients; the log holds one history.
+//!   closes its clients, which come back through it to the new owner; the log
+//!   holds one history.
 //! - `a_stopped_owner_*`: SIGTERM releases the leases: the table moves long before
 //!   its lease would have lapsed.
 //! - `cluster_mode_needs_postgres`: refused at start, with a reason.
@@ -93,9 +95,9 @@ impl Game {
     }
 }
 
-/// Joins `code` on `node` with `token` once that node serves the table: until then
-/// its answer is `table_elsewhere`. Returns the client after its snapshot, and how
-/// long it took.
+/// Joins `code` on `node` with `token` once the table is served (by `node` or
+/// through it): until then the answer is `try_again`, or the socket closes.
+/// Returns the client and the game of its snapshot.
 async fn join_when_owned(
     node: &Proc,
     code: &str,
@@ -111,21 +113,14 @@ async fn join_when_owned(
                 let snap = c.recv_type("snapshot").await;
                 return (c, snap["game"].clone());
             }
-            Some(m) if m["type"] == "error" && m["code"] == "table_elsewhere" => {
-                assert_eq!(
-                    m.as_object().map(|o| o.len()),
-                    Some(2),
-                    "table_elsewhere says nothing of the owner: {m}"
-                );
-            }
-            // The table's room on this node was just being dropped or unloaded.
+            // No owner answers yet, or its room was just being dropped or unloaded.
             Some(m) if m["type"] == "error" && m["code"] == "try_again" => {}
             None => {}
             Some(m) => panic!("unexpected answer {m}"),
         }
         assert!(
             Instant::now() < deadline,
-            "{} did not take the table over within {within:?}",
+            "{} did not serve the table within {within:?}",
             node.addr
         );
         tokio::time::sleep(Duration::from_millis(100)).await;
@@ -175,10 +170,24 @@ async fn node_loss_the_other_node_takes_the_table_over() {
     let b = node(&db, TTL_MS).start().await;
     b.readyz_becomes(200, 10).await;
     assert_eq!(metric(&b, "citytable_tables_owned").await, Some(0.0));
-    // Another node does not open a table that a live node owns.
-    let mut early = Client::connect(&b.ws_url(&game.invite)).await;
-    early.hello("Early", Some(&game.tokens[0])).await;
-    early.expect_error("table_elsewhere").await;
+    // Another node does not open a table that a live node owns: the mover's
+    // second socket, on B, plays through A.
+    let seat = game.mover();
+    let (mut through_b, snap) =
+        join_when_owned(&b, &game.invite, &game.tokens[seat], Duration::from_secs(5)).await;
+    assert_eq!(snap["version"], 3, "A's game, through B: {snap}");
+    assert_eq!(metric(&b, "citytable_tables_owned").await, Some(0.0));
+    through_b
+        .send(&json!({"type": "move", "id": 40, "version": 3, "mv": {"cell": CELLS[3]}}))
+        .await;
+    assert_eq!(through_b.recv_type("move_ok").await["version"], 4);
+    let other = &mut game.clients[1 - seat];
+    assert_eq!(
+        other.recv_type("update").await["version"],
+        4,
+        "the player on A sees the move made through B"
+    );
+    game.version = 4;
 
     a.kill().await;
     let killed = Instant::now();
@@ -192,12 +201,12 @@ async fn node_loss_the_other_node_takes_the_table_over() {
     let (c0, g0) = join_when_owned(&b, &game.invite, &game.tokens[0], within).await;
     let (c1, g1) = join_when_owned(&b, &game.invite, &game.tokens[1], within).await;
     eprintln!("taken over {:?} after SIGKILL", killed.elapsed());
-    assert_eq!(g0["version"], 3, "every acknowledged move: {g0}");
-    assert_eq!(g1["version"], 3);
+    assert_eq!(g0["version"], 4, "every acknowledged move: {g0}");
+    assert_eq!(g1["version"], 4);
     game.clients = [c0, c1];
     game.play().await;
     game.play().await;
-    assert_eq!(logged_cells(&db, &game.invite).await, CELLS[..5].to_vec());
+    assert_eq!(logged_cells(&db, &game.invite).await, CELLS[..6].to_vec());
     assert_eq!(metric(&b, "citytable_tables_owned").await, Some(1.0));
     b.stop().await;
 }
@@ -258,12 +267,18 @@ async fn a_paused_owner_cannot_write_after_a_takeover() {
         CELLS[..3].to_vec(),
         "B's move, not A's"
     );
-    // A counts the lease lost, owns nothing, and sends the table's clients on.
+    // A counts the lease lost and owns nothing; its clients come back through it
+    // to B's game.
     assert_eq!(metric(&a, "citytable_leases_lost_total").await, Some(1.0));
     assert_eq!(metric(&a, "citytable_tables_owned").await, Some(0.0));
-    let mut again = Client::connect(&a.ws_url(&game.invite)).await;
-    again.hello("Again", Some(&game.tokens[seat])).await;
-    again.expect_error("table_elsewhere").await;
+    let (_again, snap) = join_when_owned(
+        &a,
+        &game.invite,
+        &game.tokens[seat],
+        Duration::from_secs(10),
+    )
+    .await;
+    assert_eq!(snap["version"], 3, "B's game, through A: {snap}");
     // Play goes on at B.
     on_b.send(&json!({"type": "resync"})).await;
     let snap = on_b.recv_type("snapshot").await;
