@@ -12,8 +12,9 @@
 //! does. On a graceful stop the node releases its leases once its rooms have
 //! stopped, so others take its tables at their next claim.
 //!
-//! NATS connects nodes for forwarding clients' messages to a table's owner (not
-//! built yet); for now its connection only counts in readiness.
+//! NATS connects nodes: it forwards clients' messages to a table's owner
+//! (`forward`), and every node shares its public tables with the others
+//! ([`share_listing`]), so the lobby lists every node's.
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -441,4 +442,62 @@ mod tests {
                 .expect("stored");
         assert_eq!(after.doc, row.doc, "the seat was not taken");
     }
+}
+
+/// How often a node tells the others its public tables.
+pub const LISTING_EVERY: Duration = Duration::from_secs(2);
+/// Another node's public tables are forgotten when it has not told them for this
+/// long (it stopped or died; its tables are listed again by their new owner).
+pub const LISTING_KEPT: Duration = Duration::from_secs(7);
+/// Most public tables one node tells per round (a lobby page is far smaller).
+const LISTING_MOST: usize = 2000;
+const LISTING_SUBJECT: &str = "citytable.listing";
+
+/// One node's public tables, as it tells them.
+#[derive(serde::Serialize, serde::Deserialize)]
+struct Listing {
+    node: String,
+    tables: Vec<(Uuid, protocol::api::PublicTable)>,
+}
+
+/// Tells the other nodes this node's public tables every [`LISTING_EVERY`], and
+/// keeps theirs in `rooms` for the lobby page. Runs until aborted.
+pub fn share_listing(
+    cluster: Arc<Cluster>,
+    rooms: Arc<crate::room::Rooms>,
+) -> tokio::task::JoinHandle<()> {
+    use futures_util::StreamExt;
+    tokio::spawn(async move {
+        let mut heard = match cluster.nats.subscribe(LISTING_SUBJECT).await {
+            Ok(heard) => heard,
+            Err(e) => {
+                tracing::warn!(error = %e, "other nodes' public tables cannot be listed");
+                return;
+            }
+        };
+        let mut every = tokio::time::interval(LISTING_EVERY);
+        every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            tokio::select! {
+                _ = every.tick() => {
+                    let tables = rooms.local(LISTING_MOST);
+                    let listing = Listing { node: cluster.node_id.clone(), tables };
+                    if let Ok(body) = serde_json::to_vec(&listing) {
+                        let _ = cluster.nats.publish(LISTING_SUBJECT, body.into()).await;
+                    }
+                    rooms.forget_remote_older_than(LISTING_KEPT);
+                }
+                heard = heard.next() => match heard {
+                    Some(msg) => {
+                        if let Ok(listing) = serde_json::from_slice::<Listing>(&msg.payload)
+                            && listing.node != cluster.node_id
+                        {
+                            rooms.set_remote(listing.node, listing.tables);
+                        }
+                    }
+                    None => return,
+                },
+            }
+        }
+    })
 }

@@ -619,8 +619,9 @@ async fn serve_state(
 ) -> Result<(), StartError> {
     state.delete_abandoned_tables().await;
     let n = state.recover().await?;
-    let (renewer, taker) = match state.0.cluster.clone() {
+    let (renewer, taker, sharer) = match state.0.cluster.clone() {
         Some(cluster) => {
+            let sharer = cluster::share_listing(Arc::clone(&cluster), Arc::clone(&state.0.rooms));
             let db = Arc::clone(&state.0.db);
             let renew_every = (cluster.ttl / 4).max(Duration::from_millis(10));
             let renewer = tokio::spawn(async move {
@@ -641,9 +642,9 @@ async fn serve_state(
                     taking.take_over().await;
                 }
             });
-            (Some(renewer), Some(taker))
+            (Some(renewer), Some(taker), Some(sharer))
         }
-        None => (None, None),
+        None => (None, None, None),
     };
     let sweeper = {
         let state = state.clone();
@@ -659,6 +660,9 @@ async fn serve_state(
     tracing::info!(tables = n, addr = ?listener.local_addr().ok(), "serving");
     listen::serve(listener, state.clone(), app(state.clone()), shutdown).await;
     sweeper.abort();
+    if let Some(sharer) = sharer {
+        sharer.abort();
+    }
     if let Some(taker) = taker {
         taker.abort();
     }
