@@ -34,6 +34,7 @@ use std::time::Duration;
 use async_nats::{Client, connection::State as BrokerState};
 use axum::extract::ws::Utf8Bytes;
 use futures_util::StreamExt;
+use prometheus::IntCounter;
 use protocol::{ClientMsg, ErrorCode};
 use serde::{Deserialize, Serialize};
 use tokio::sync::{Notify, mpsc, oneshot};
@@ -105,9 +106,9 @@ const NO: u8 = b'0';
 
 /// The inbox of a room on another node, for one client connection: `ws.rs` sends
 /// it what it would send a local room.
-pub fn edge(nats: Client, node: String, table: Uuid) -> mpsc::Sender<RoomMsg> {
+pub fn edge(nats: Client, node: String, table: Uuid, sent: IntCounter) -> mpsc::Sender<RoomMsg> {
     let (tx, rx) = mpsc::channel(8);
-    tokio::spawn(edge_link(nats, node, table, rx));
+    tokio::spawn(edge_link(nats, node, table, rx, sent));
     tx
 }
 
@@ -115,7 +116,13 @@ fn try_again(out: &Outbox, id: Option<u64>) {
     out.push(Refusal::new(ErrorCode::TryAgain).msg(id));
 }
 
-async fn edge_link(nats: Client, node: String, table: Uuid, mut inbox: mpsc::Receiver<RoomMsg>) {
+async fn edge_link(
+    nats: Client,
+    node: String,
+    table: Uuid,
+    mut inbox: mpsc::Receiver<RoomMsg>,
+    sent: IntCounter,
+) {
     let Some(RoomMsg::Join {
         conn,
         token,
@@ -184,7 +191,11 @@ async fn edge_link(nats: Client, node: String, table: Uuid, mut inbox: mpsc::Rec
                         && match serde_json::to_string(&msg) {
                             Ok(msg) => {
                                 let owner = owner.clone();
-                                send(ToRoom::Client { edge: node.clone(), conn, owner, msg }).await
+                                let forwarded = send(ToRoom::Client { edge: node.clone(), conn, owner, msg }).await;
+                                if forwarded {
+                                    sent.inc();
+                                }
+                                forwarded
                             }
                             Err(_) => false,
                         };
@@ -299,6 +310,7 @@ pub async fn serve(
     room: mpsc::Sender<RoomMsg>,
     next_conn: impl Fn() -> u64 + Send + 'static,
     current: impl Fn() -> bool + Send + 'static,
+    sent: IntCounter,
 ) -> Result<JoinHandle<()>, async_nats::SubscribeError> {
     let mut requests = nats.subscribe(room_subject(table)).await?;
     Ok(tokio::spawn(async move {
@@ -353,7 +365,7 @@ pub async fn serve(
                     spectator_link,
                 } => {
                     let local = next_conn();
-                    let out = pump(nats.clone(), edge_subject(&edge, conn, &node));
+                    let out = pump(nats.clone(), edge_subject(&edge, conn, &node), sent.clone());
                     let (reply, joined) = oneshot::channel();
                     let join = RoomMsg::Join {
                         conn: local,
@@ -416,7 +428,7 @@ pub async fn serve(
 }
 
 /// An outbox whose frames are published to a forwarded connection's subject, in order.
-fn pump(nats: Client, subject: String) -> Outbox {
+fn pump(nats: Client, subject: String, sent: IntCounter) -> Outbox {
     let (tx, mut rx) = mpsc::channel::<Utf8Bytes>(OUT_QUEUE);
     let close = Arc::new(Notify::new());
     let closing = close.clone();
@@ -436,6 +448,7 @@ fn pump(nats: Client, subject: String) -> Outbox {
                         if nats.publish(subject.clone(), body.into()).await.is_err() {
                             return;
                         }
+                        sent.inc();
                     }
                     None => return,
                 },
@@ -449,6 +462,10 @@ fn pump(nats: Client, subject: String) -> Outbox {
 mod tests {
     use super::*;
     use std::sync::atomic::{AtomicU64, Ordering};
+
+    fn counter() -> IntCounter {
+        IntCounter::new("forwarded", "forwarded").expect("a counter")
+    }
 
     fn nats_url() -> String {
         std::env::var("TEST_NATS_URL").unwrap_or_else(|_| "nats://127.0.0.1:4222".into())
@@ -562,11 +579,20 @@ mod tests {
         let numbers = Arc::new(AtomicU64::new(100));
         let next = numbers.clone();
         let next_conn = move || next.fetch_add(1, Ordering::Relaxed);
-        let _serving = serve(owner, "owner-1".into(), table, room, next_conn, || true)
-            .await
-            .expect("serve");
+        let (frames_sent, messages_sent) = (counter(), counter());
+        let _serving = serve(
+            owner,
+            "owner-1".into(),
+            table,
+            room,
+            next_conn,
+            || true,
+            frames_sent.clone(),
+        )
+        .await
+        .expect("serve");
 
-        let edge = edge(edge_node, "edge-a".into(), table);
+        let edge = edge(edge_node, "edge-a".into(), table, messages_sent.clone());
         let (out, mut frames, _close) = client_outbox();
         assert!(join(&edge, 7, "Ana", out).await, "joined through the owner");
         assert_eq!(
@@ -603,6 +629,16 @@ mod tests {
                 "frames back in order"
             );
         }
+        assert_eq!(
+            messages_sent.get(),
+            20,
+            "the client's messages, counted by its node"
+        );
+        assert_eq!(
+            frames_sent.get(),
+            21,
+            "the welcome and the echoes, counted by the owner"
+        );
         edge.send(RoomMsg::Leave { conn: 7 })
             .await
             .expect("edge inbox");
@@ -619,10 +655,18 @@ mod tests {
             .expect("NATS for the edge");
         let table = Uuid::new_v4();
         let (room, mut seen, _room_task) = fake_room();
-        let _serving = serve(owner, "owner-1".into(), table, room, || 1, || true)
-            .await
-            .expect("serve");
-        let edge = edge(edge_node, "edge-b".into(), table);
+        let _serving = serve(
+            owner,
+            "owner-1".into(),
+            table,
+            room,
+            || 1,
+            || true,
+            counter(),
+        )
+        .await
+        .expect("serve");
+        let edge = edge(edge_node, "edge-b".into(), table, counter());
         let (out, mut frames, _close) = client_outbox();
         assert!(!join(&edge, 1, "nobody", out).await);
         assert_eq!(seen.recv().await, Some(Seen::Join(1, "nobody".into())));
@@ -638,7 +682,7 @@ mod tests {
         let edge_node = async_nats::connect(nats_url())
             .await
             .expect("NATS for the edge");
-        let edge = edge(edge_node, "edge-c".into(), Uuid::new_v4());
+        let edge = edge(edge_node, "edge-c".into(), Uuid::new_v4(), counter());
         let (out, mut frames, close) = client_outbox();
         let closed = close.notified();
         assert!(!join(&edge, 1, "Ana", out).await);
@@ -658,10 +702,18 @@ mod tests {
             .expect("NATS for the edge");
         let table = Uuid::new_v4();
         let (room, _seen, _room_task) = fake_room();
-        let serving = serve(owner, "owner-1".into(), table, room, || 1, || true)
-            .await
-            .expect("serve");
-        let edge = edge(edge_node, "edge-d".into(), table);
+        let serving = serve(
+            owner,
+            "owner-1".into(),
+            table,
+            room,
+            || 1,
+            || true,
+            counter(),
+        )
+        .await
+        .expect("serve");
+        let edge = edge(edge_node, "edge-d".into(), table, counter());
         let (out, mut frames, close) = client_outbox();
         let closed = close.notified();
         tokio::pin!(closed);
@@ -695,11 +747,12 @@ mod tests {
             old_room,
             || 1,
             move || holds.load(Ordering::SeqCst),
+            counter(),
         )
         .await
         .expect("serve");
 
-        let edge = edge(edge_nats, "edge-e".into(), table);
+        let edge = edge(edge_nats, "edge-e".into(), table, counter());
         let (out, mut frames, close) = client_outbox();
         let closed = close.notified();
         tokio::pin!(closed);
@@ -710,9 +763,17 @@ mod tests {
 
         // A new owner serves the table too; the old one has not noticed yet.
         let (new_room, mut new_seen, _new_task) = fake_room();
-        let _new = serve(new_nats, "new".into(), table, new_room, || 2, || true)
-            .await
-            .expect("serve");
+        let _new = serve(
+            new_nats,
+            "new".into(),
+            table,
+            new_room,
+            || 2,
+            || true,
+            counter(),
+        )
+        .await
+        .expect("serve");
         let hi = ClientMsg::Chat { text: "hi".into() };
         edge.send(RoomMsg::Client {
             conn: 1,

@@ -311,6 +311,7 @@ impl AppState {
     /// the table `hold` is the lease of (see `forward`), while the lease holds.
     fn serve_forwarded(&self, cluster: &Cluster, hold: &Arc<Hold>, room: mpsc::Sender<RoomMsg>) {
         let app = self.clone();
+        let sent = self.0.metrics.forwarded.clone();
         let (nats, node, table) = (
             cluster.nats().clone(),
             cluster.node_id.clone(),
@@ -320,7 +321,8 @@ impl AppState {
         tokio::spawn(async move {
             let next_conn = move || app.next_conn();
             let current = move || hold.fence().is_some();
-            if let Err(e) = forward::serve(nats, node, table, room, next_conn, current).await {
+            if let Err(e) = forward::serve(nats, node, table, room, next_conn, current, sent).await
+            {
                 // The room still serves this node's own connections; the others are
                 // told to try again until the broker answers.
                 tracing::warn!(table = %table, error = %e, "forwarded connections cannot be served");

@@ -32,6 +32,9 @@ pub struct Metrics {
     pub lease_takeovers: IntCounter,
     /// Cluster mode: leases this node lost while running the table's room.
     pub leases_lost: IntCounter,
+    /// Cluster mode: messages this node sent another over NATS for a forwarded
+    /// connection (a client's messages to its table's owner, the owner's frames back).
+    pub forwarded: IntCounter,
     /// The allocator's view of the heap, read when the metrics are rendered.
     heap_in_use: IntGauge,
     heap_free: IntGauge,
@@ -127,6 +130,11 @@ impl Metrics {
                 &registry,
                 "citytable_leases_lost_total",
                 "Table leases lost while their room ran: its room stopped (cluster mode)",
+            ),
+            forwarded: counter(
+                &registry,
+                "citytable_forwarded_messages_total",
+                "Messages sent to another node for a forwarded connection: client messages to the owner, frames back (cluster mode)",
             ),
             heap_in_use: gauge(
                 &registry,

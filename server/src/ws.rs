@@ -72,7 +72,12 @@ async fn upgrade(
         Err(LookupError::Elsewhere { table, spectator }) => match &app.0.cluster {
             // Another node owns the table: play through it.
             Some(cluster) => (
-                crate::forward::edge(cluster.nats().clone(), cluster.node_id.clone(), table),
+                crate::forward::edge(
+                    cluster.nats().clone(),
+                    cluster.node_id.clone(),
+                    table,
+                    app.0.metrics.forwarded.clone(),
+                ),
                 spectator,
             ),
             None => return ApiErr::try_again().into_response(),
