@@ -252,7 +252,7 @@ impl Cluster {
         }
     }
 
-    /// Claims lapsed and released leases of unfinished tables, each with its hold.
+    /// Claims lapsed and released leases of tables in play, each with its hold.
     pub async fn claim(&self, db: &dyn Db) -> Vec<Arc<Hold>> {
         let sent = Instant::now();
         match db

@@ -122,8 +122,9 @@ macro_rules! release_sql {
     };
 }
 
-/// Lapsed or released leases of tables still in their lobby or playing (what a restart would
-/// bring back), the longest lapsed first.
+/// Lapsed or released leases of tables in play, the longest lapsed first. A lobby runs
+/// nothing by itself (no timer, no bot): it is opened again when someone asks for it, so
+/// an idle lobby is not taken over only to be unloaded again.
 macro_rules! expired_sql {
     ($db:ident) => {
         concat!(
@@ -131,7 +132,7 @@ macro_rules! expired_sql {
              join game_table t on t.id = l.table_id \
              where l.expires_at_ms <= ",
             now_ms!($db),
-            " and t.status in ('lobby', 'playing') \
+            " and t.status = 'playing' \
              order by l.expires_at_ms, l.table_id limit $1"
         )
     };
@@ -149,7 +150,7 @@ const CLAIM_POSTGRES: &str = concat!(
      join game_table t on t.id = l.table_id \
      where l.expires_at_ms <= ",
     now_ms!(postgres),
-    " and t.status in ('lobby', 'playing') \
+    " and t.status = 'playing' \
      order by l.expires_at_ms, l.table_id limit $3 for update of l skip locked) \
      update table_lease l set node_id = $1, epoch = l.epoch + 1, expires_at_ms = ",
     now_ms!(postgres),
@@ -164,7 +165,7 @@ const CLAIM_SQLITE: &str = concat!(
     " + $2 where table_id in (select l.table_id from table_lease l \
      join game_table t on t.id = l.table_id where l.expires_at_ms <= ",
     now_ms!(sqlite),
-    " and t.status in ('lobby', 'playing') \
+    " and t.status = 'playing' \
      order by l.expires_at_ms, l.table_id limit $3) \
      returning table_id, node_id, epoch, expires_at_ms"
 );
@@ -375,8 +376,8 @@ impl Store {
         Ok(lease)
     }
 
-    /// Up to `limit` leases that expired or were released, of tables still in their lobby or
-    /// playing, the longest lapsed first: tables whose owner is gone. Tables that never had a
+    /// Up to `limit` leases that expired or were released, of tables in play, the longest
+    /// lapsed first: tables whose owner is gone. Tables that never had a
     /// lease are not listed.
     pub async fn expired_leases(&self, limit: u32) -> Result<Vec<Lease>, StoreError> {
         const WHAT: &str = "list expired leases";

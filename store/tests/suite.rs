@@ -715,18 +715,20 @@ async fn expired_leases_are_listed_and_claimed_once(ctx: &TestStore) {
     let mut tables = Vec::new();
     for status in [
         TableStatus::Playing,  // lapsed
-        TableStatus::Lobby,    // released
+        TableStatus::Playing,  // released
         TableStatus::Finished, // lapsed, but nothing to take over
         TableStatus::Playing,  // held
         TableStatus::Playing,  // never leased
+        TableStatus::Lobby,    // lapsed, opened again on demand
     ] {
         let t = table(status, 1);
         store.upsert_table(&t).await.expect("table");
         tables.push(t.id);
     }
-    let [lapsed, released, finished, held, _never] = tables[..] else {
+    let [lapsed, released, finished, held, _never, lobby] = tables[..] else {
         unreachable!()
     };
+    assert_eq!(store.acquire_lease(lobby, "a", LAPSED).await, Ok(Some(1)));
     assert_eq!(store.acquire_lease(lapsed, "a", LAPSED).await, Ok(Some(1)));
     assert_eq!(store.acquire_lease(released, "a", HELD).await, Ok(Some(1)));
     assert_eq!(store.release_lease(released, "a", 1).await, Ok(true));
