@@ -467,6 +467,27 @@ mod tests {
         IntCounter::new("forwarded", "forwarded").expect("a counter")
     }
 
+    async fn broker() -> Client {
+        async_nats::connect(nats_url())
+            .await
+            .expect("NATS (TEST_NATS_URL)")
+    }
+
+    /// Serves `table` as the node `owner-1`, its lease current.
+    async fn serving(owner: Client, table: Uuid, room: mpsc::Sender<RoomMsg>) -> JoinHandle<()> {
+        serve(
+            owner,
+            "owner-1".into(),
+            table,
+            room,
+            || 1,
+            || true,
+            counter(),
+        )
+        .await
+        .expect("serve")
+    }
+
     fn nats_url() -> String {
         std::env::var("TEST_NATS_URL").unwrap_or_else(|_| "nats://127.0.0.1:4222".into())
     }
@@ -568,12 +589,8 @@ mod tests {
 
     #[tokio::test]
     async fn a_forwarded_connection_joins_plays_in_order_and_leaves() {
-        let owner = async_nats::connect(nats_url())
-            .await
-            .expect("NATS for the owner");
-        let edge_node = async_nats::connect(nats_url())
-            .await
-            .expect("NATS for the edge");
+        let owner = broker().await;
+        let edge_node = broker().await;
         let table = Uuid::new_v4();
         let (room, mut seen, _room_task) = fake_room();
         let numbers = Arc::new(AtomicU64::new(100));
@@ -647,25 +664,11 @@ mod tests {
 
     #[tokio::test]
     async fn a_refused_join_says_why_and_goes_no_further() {
-        let owner = async_nats::connect(nats_url())
-            .await
-            .expect("NATS for the owner");
-        let edge_node = async_nats::connect(nats_url())
-            .await
-            .expect("NATS for the edge");
+        let owner = broker().await;
+        let edge_node = broker().await;
         let table = Uuid::new_v4();
         let (room, mut seen, _room_task) = fake_room();
-        let _serving = serve(
-            owner,
-            "owner-1".into(),
-            table,
-            room,
-            || 1,
-            || true,
-            counter(),
-        )
-        .await
-        .expect("serve");
+        let _served = serving(owner, table, room).await;
         let edge = edge(edge_node, "edge-b".into(), table, counter());
         let (out, mut frames, _close) = client_outbox();
         assert!(!join(&edge, 1, "nobody", out).await);
@@ -679,9 +682,7 @@ mod tests {
 
     #[tokio::test]
     async fn without_an_owner_the_client_is_told_to_try_again() {
-        let edge_node = async_nats::connect(nats_url())
-            .await
-            .expect("NATS for the edge");
+        let edge_node = broker().await;
         let edge = edge(edge_node, "edge-c".into(), Uuid::new_v4(), counter());
         let (out, mut frames, close) = client_outbox();
         let closed = close.notified();
@@ -694,25 +695,11 @@ mod tests {
 
     #[tokio::test]
     async fn when_the_owner_stops_serving_the_edge_closes_the_connection() {
-        let owner = async_nats::connect(nats_url())
-            .await
-            .expect("NATS for the owner");
-        let edge_node = async_nats::connect(nats_url())
-            .await
-            .expect("NATS for the edge");
+        let owner = broker().await;
+        let edge_node = broker().await;
         let table = Uuid::new_v4();
         let (room, _seen, _room_task) = fake_room();
-        let serving = serve(
-            owner,
-            "owner-1".into(),
-            table,
-            room,
-            || 1,
-            || true,
-            counter(),
-        )
-        .await
-        .expect("serve");
+        let served = serving(owner, table, room).await;
         let edge = edge(edge_node, "edge-d".into(), table, counter());
         let (out, mut frames, close) = client_outbox();
         let closed = close.notified();
@@ -721,7 +708,7 @@ mod tests {
         assert!(join(&edge, 1, "Ana", out).await);
         assert_eq!(next_frame(&mut frames).await, r#"{"type":"welcome"}"#);
         // The node lost the table.
-        serving.abort();
+        served.abort();
         tokio::time::timeout(PING_EVERY + ANSWER_WITHIN + Duration::from_secs(2), closed)
             .await
             .expect("the edge closes the socket: the client reconnects to the new owner");
@@ -730,12 +717,7 @@ mod tests {
 
     #[tokio::test]
     async fn a_connection_keeps_to_the_owner_that_took_it_until_that_one_lets_go() {
-        let nats = || async_nats::connect(nats_url());
-        let (old_nats, new_nats, edge_nats) = (
-            nats().await.expect("NATS"),
-            nats().await.expect("NATS"),
-            nats().await.expect("NATS"),
-        );
+        let (old_nats, new_nats, edge_nats) = (broker().await, broker().await, broker().await);
         let table = Uuid::new_v4();
         let (old_room, mut old_seen, _old_task) = fake_room();
         let old_holds = Arc::new(std::sync::atomic::AtomicBool::new(true));
