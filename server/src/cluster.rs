@@ -12,8 +12,8 @@
 //! does. On a graceful stop the node releases its leases once its rooms have
 //! stopped, so others take its tables at their next claim.
 //!
-//! NATS connects nodes for forwarding clients' messages to a table's owner (not
-//! built yet); for now its connection only counts in readiness.
+//! NATS connects nodes for forwarding clients' messages to a table's owner
+//! (`forward.rs`); while it is away the node is not ready.
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -110,6 +110,11 @@ impl Cluster {
         let nats = async_nats::ConnectOptions::new()
             .name(format!("citytable {node_id}"))
             .connection_timeout(Duration::from_secs(5))
+            // Forwarded sockets fail while the broker is away: try again soon after
+            // it is back (the client's default backs off to 4 s), forever (the default).
+            .reconnect_delay_callback(|attempts| {
+                Duration::from_millis(100 * attempts.min(5) as u64)
+            })
             .connect(nats_url)
             .await?;
         Ok(Cluster {
