@@ -21,7 +21,7 @@
 
 #![allow(clippy::unwrap_used)]
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -213,6 +213,9 @@ struct Table {
     /// The highest version any client saw.
     version: u64,
     next_id: u64,
+    /// Versions a move was sent on that got no answer (its socket closed, or a
+    /// snapshot came first): a retry of one may be answered `stale_version`.
+    unanswered: BTreeSet<u64>,
 }
 
 impl Table {
@@ -235,6 +238,7 @@ impl Table {
             acked: BTreeMap::new(),
             version: 0,
             next_id: 1,
+            unanswered: BTreeSet::new(),
         };
         drop(game);
         for (seat, addr) in [(0, home.addr), (1, away)] {
@@ -300,6 +304,8 @@ impl Table {
         let id = self.next_id;
         self.next_id += 1;
         let invite = self.invite.clone();
+        // Until answered; a retry when an earlier attempt got no answer.
+        let retry = !self.unanswered.insert(version);
         let p = &mut self.players[seat];
         p.send(&json!({"type": "move", "id": id, "version": version, "mv": {"cell": cell}}))
             .await;
@@ -331,18 +337,20 @@ impl Table {
                     if m["version"] != version + 1 {
                         seen.unexpected(format!("{}: move on {version} acked as {m}", p.who));
                     }
+                    self.unanswered.remove(&version);
                     self.acked.insert(version + 1, cell);
                     self.version = self.version.max(version + 1);
                     seen.acked.fetch_add(1, Ordering::SeqCst);
                     return;
                 }
                 Some("error") if m["id"] == id => {
+                    self.unanswered.remove(&version);
                     match m["code"].as_str() {
                         Some("try_again") => {
                             seen.try_again.fetch_add(1, Ordering::SeqCst);
                             tokio::time::sleep(Duration::from_millis(200)).await;
                         }
-                        Some("stale_version") => {
+                        Some("stale_version") if retry => {
                             seen.stale.lock().unwrap().push((invite, version, cell));
                             p.send(&json!({"type": "resync"})).await;
                         }
@@ -476,10 +484,12 @@ async fn finish(
     }
     // A `stale_version` is the answer to a move sent again after its first
     // attempt was committed unacknowledged: the log holds it at that version.
-    for (invite, version, cell) in seen.stale.lock().unwrap().iter() {
+    let stale = seen.stale.lock().unwrap().clone();
+    for (invite, version, cell) in stale {
         assert_eq!(
-            DRAW[*version as usize], *cell,
-            "{invite}: a stale move was the committed one"
+            logged_cells(db, &invite).await[version as usize],
+            cell,
+            "{invite}: a move answered stale_version was committed at its version"
         );
     }
     let unexpected = seen.unexpected.lock().unwrap().clone();
