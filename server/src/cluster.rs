@@ -14,7 +14,8 @@
 //!
 //! NATS connects nodes: it forwards clients' messages to a table's owner
 //! (`forward`), and every node shares its public tables with the others
-//! ([`share_listing`]), so the lobby lists every node's.
+//! ([`share_listing`]), so the lobby lists every node's. While it is away the
+//! node is not ready.
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -111,6 +112,11 @@ impl Cluster {
         let nats = async_nats::ConnectOptions::new()
             .name(format!("citytable {node_id}"))
             .connection_timeout(Duration::from_secs(5))
+            // Forwarded sockets fail while the broker is away: try again soon after
+            // it is back (the client's default backs off to 4 s), forever (the default).
+            .reconnect_delay_callback(|attempts| {
+                Duration::from_millis(100 * attempts.min(5) as u64)
+            })
             .connect(nats_url)
             .await?;
         Ok(Cluster {

@@ -313,6 +313,9 @@ pub async fn serve(
     sent: IntCounter,
 ) -> Result<JoinHandle<()>, async_nats::SubscribeError> {
     let mut requests = nats.subscribe(room_subject(table)).await?;
+    // Once the broker has the subscription, a join sent from another node finds
+    // this room rather than no responder.
+    let _ = tokio::time::timeout(ANSWER_WITHIN, nats.flush()).await;
     Ok(tokio::spawn(async move {
         let mut links: HashMap<(String, u64), Link> = HashMap::new();
         let mut sweep = tokio::time::interval(LINK_SILENT_AFTER / 2);

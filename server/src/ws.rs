@@ -150,10 +150,19 @@ async fn connection(
                 }
             }
         }
-        let bye = sink.send(Message::Close(Some(CloseFrame {
-            code: 1000,
-            reason: Utf8Bytes::from_static("bye"),
-        })));
+        // Frames queued before the close go first: they may say why (`try_again`
+        // from an edge whose owner stopped answering, or from a room that lost its
+        // table), and the close alone would drop them.
+        let bye = async {
+            while let Ok(text) = rx.try_recv() {
+                sink.feed(Message::Text(text)).await?;
+            }
+            sink.send(Message::Close(Some(CloseFrame {
+                code: 1000,
+                reason: Utf8Bytes::from_static("bye"),
+            })))
+            .await
+        };
         let _ = tokio::time::timeout(write_timeout, bye).await;
     });
     let mut writer_done = false;
