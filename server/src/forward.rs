@@ -390,10 +390,11 @@ pub async fn serve(
                     body.extend_from_slice(node.as_bytes());
                     answer(body).await;
                 }
-                ToRoom::Client { owner, .. }
-                | ToRoom::Ping { owner, .. }
-                | ToRoom::Leave { owner, .. }
-                    if owner != node => {}
+                // The table's current owner says no to a ping meant for another
+                // node: that one is gone or no longer owns the table, and the
+                // client had better reconnect now than wait for its silence.
+                ToRoom::Ping { owner, .. } if owner != node => answer(vec![NO]).await,
+                ToRoom::Client { owner, .. } | ToRoom::Leave { owner, .. } if owner != node => {}
                 ToRoom::Client {
                     edge, conn, msg, ..
                 } => {
@@ -775,8 +776,9 @@ mod tests {
         );
         assert_eq!(next_frame(&mut frames).await, format!("echo {text}"));
 
-        // The old owner learns it lost the lease: it answers nothing more, and the
-        // edge closes the socket rather than talk to a second room.
+        // The old owner learns it lost the lease: it answers nothing more, the new
+        // owner says no to the next ping, and the edge closes the socket at once
+        // rather than wait out the old one's silence or talk to a second room.
         old_holds.store(false, Ordering::SeqCst);
         edge.send(RoomMsg::Client {
             conn: 1,
@@ -785,7 +787,7 @@ mod tests {
         })
         .await
         .expect("edge inbox");
-        tokio::time::timeout(PING_EVERY + ANSWER_WITHIN + Duration::from_secs(2), closed)
+        tokio::time::timeout(PING_EVERY + Duration::from_millis(800), closed)
             .await
             .expect("the client is sent to reconnect");
         assert!(
