@@ -19,7 +19,10 @@
 //! version of many games, straight from the rules crate as the server serializes
 //! them. `server_*` plays games through the real `citytable` process (two players,
 //! bots, a spectator, HTTP probes) and checks every message every client received,
-//! every HTTP answer and every line the process logged at its default level.
+//! every HTTP answer and every line the process logged at its default level; the
+//! `..._across_nodes` run does it on three nodes in cluster mode, each table's
+//! players, spectator and HTTP probes spread over them (so most of what they receive
+//! was forwarded), and checks every node's log.
 //!
 //! `my_city_sweep_*` does the same for My City, whose secrets are different: a
 //! seat's decision until the round's reveal and the order of the face-down deck.
@@ -641,11 +644,14 @@ struct ServerGame {
 }
 
 async fn server_game(
-    addr: std::net::SocketAddr,
+    addrs: Arc<Vec<std::net::SocketAddr>>,
     n: u64,
     rng: &mut Rng,
     probes: Arc<AtomicU64>,
 ) -> ServerGame {
+    // With several nodes, each of a table's clients on another one.
+    let on = |i: u64| addrs[((n + i) % addrs.len() as u64) as usize];
+    let addr = on(0);
     let seats = 2 + rng.below(4);
     let options = random_options(rng);
     let (invite, spectate, host_token) = create_table(
@@ -655,8 +661,9 @@ async fn server_game(
     )
     .await;
     let url = format!("ws://{addr}/ws/{invite}");
+    let guest_url = format!("ws://{}/ws/{invite}", on(1));
     let mut host = Client::join(&url, "Ana", Some(&host_token)).await;
-    let mut guest = Client::join(&url, "Bo", None).await;
+    let mut guest = Client::join(&guest_url, "Bo", None).await;
     let guest_token = guest.take_seat(1).await;
     guest.close().await;
     for s in 2..seats {
@@ -677,7 +684,7 @@ async fn server_game(
         probes.clone(),
     ));
     let b = tokio::spawn(leak_client(
-        url.clone(),
+        guest_url,
         "Bo",
         Some(guest_token.clone()),
         Some(1),
@@ -685,7 +692,7 @@ async fn server_game(
         probes.clone(),
     ));
     let s = tokio::spawn(leak_client(
-        format!("ws://{addr}/ws/{spectate}"),
+        format!("ws://{}/ws/{spectate}", on(2)),
         "Eve",
         None,
         None,
@@ -698,13 +705,18 @@ async fn server_game(
     host.close().await;
     // HTTP answers while the game runs.
     let mut http = Vec::new();
-    for path in [
+    for (i, path) in [
         format!("/api/tables/{spectate}"),
         format!("/api/tables/{invite}"),
         format!("/api/tables/{invite}/record"),
         "/api/tables".to_owned(),
-    ] {
-        let (status, body) = try_http(addr, "GET", &path, None).await.expect("http");
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let (status, body) = try_http(on(i as u64), "GET", &path, None)
+            .await
+            .expect("http");
         if path.ends_with("/record") {
             assert_eq!(status, 409, "no record while the game runs: {body}");
         }
@@ -719,11 +731,30 @@ async fn server_game(
     }
 }
 
-async fn server_run(games: u64, concurrent: u64) {
-    let db = TestDb::sqlite();
-    let server = Launch::new(citytable_bin!(), &db.dir).start().await;
-    let log = server.log.clone();
-    let addr = server.addr;
+/// Plays `games` through one node on SQLite, or (`nodes` > 1) through that many
+/// nodes in cluster mode on Postgres and NATS.
+async fn server_run(games: u64, concurrent: u64, nodes: usize) {
+    let db = if nodes > 1 {
+        match TestDb::postgres().await {
+            Some(db) => db,
+            None => return,
+        }
+    } else {
+        TestDb::sqlite()
+    };
+    let nats = std::env::var("TEST_NATS_URL").unwrap_or_else(|_| "nats://127.0.0.1:4222".into());
+    let mut servers = Vec::new();
+    for _ in 0..nodes {
+        let launch = Launch::new(citytable_bin!(), &db.dir).database_url(db.url.as_deref());
+        let launch = if nodes > 1 {
+            launch.env("NATS_URL", &nats)
+        } else {
+            launch
+        };
+        servers.push(launch.start().await);
+    }
+    let addrs = Arc::new(servers.iter().map(|s| s.addr).collect::<Vec<_>>());
+    let addr = addrs[0];
     let probes = Arc::new(AtomicU64::new(0));
     let started = std::time::Instant::now();
     let mut rng = Rng::new(env_num("CITYTABLE_LEAK_SEED", 0x5e4e));
@@ -735,7 +766,8 @@ async fn server_run(games: u64, concurrent: u64) {
             let mut r = Rng::new(rng.next());
             let p = probes.clone();
             let n = next;
-            batch.spawn(async move { server_game(addr, n, &mut r, p).await });
+            let addrs = Arc::clone(&addrs);
+            batch.spawn(async move { server_game(addrs, n, &mut r, p).await });
             next += 1;
         }
         while let Some(g) = batch.join_next().await {
@@ -850,8 +882,12 @@ async fn server_run(games: u64, concurrent: u64) {
             messages += 1;
         }
     }
-    server.stop().await;
-    let lines = log.lock().unwrap().clone();
+    let mut lines = Vec::new();
+    for server in servers {
+        let log = server.log.clone();
+        server.stop().await;
+        lines.extend(log.lock().unwrap().clone());
+    }
     assert!(
         lines.iter().any(|l| l.contains("game finished")),
         "the log was captured"
@@ -894,7 +930,13 @@ async fn server_run(games: u64, concurrent: u64) {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn server_messages_http_and_logs_never_leak() {
     let games = env_num("CITYTABLE_LEAK_SERVER_GAMES", 2);
-    server_run(games, 2).await;
+    server_run(games, 2, 1).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn server_messages_http_and_logs_never_leak_across_nodes() {
+    let games = env_num("CITYTABLE_LEAK_SERVER_GAMES", 2);
+    server_run(games, 2, 3).await;
 }
 
 /// Every card-shaped object (`{"type": "building", ...}` or `{"type": "blocking"}`)
