@@ -77,9 +77,8 @@ async fn citytable_spectator(net: &Net, code: &str, i: usize) -> Result<Ws, Stri
     }
 }
 
-fn rss_mib(pid: Option<u32>) -> Option<f64> {
-    pid.and_then(procstat::sample)
-        .map(|s| s.rss_kib as f64 / 1024.0)
+fn rss_mib(pids: &[u32]) -> Option<f64> {
+    (!pids.is_empty()).then(|| procstat::sample_all(pids).rss_kib as f64 / 1024.0)
 }
 
 pub async fn run(args: Args) -> Result<(), String> {
@@ -101,7 +100,7 @@ pub async fn run(args: Args) -> Result<(), String> {
         return Err("--conns is limited to 200000".into());
     }
 
-    let rss0 = rss_mib(pid);
+    let rss0 = rss_mib(&pid);
     let started = Instant::now();
     // Codes (CityTable) or match ids (boardgame.io) to connect to.
     let mut codes: Vec<String> = Vec::with_capacity(tables);
@@ -146,7 +145,7 @@ pub async fn run(args: Args) -> Result<(), String> {
         return Err(format!("--target {target:?}: citytable or bgio"));
     }
     tokio::time::sleep(Duration::from_secs(1)).await;
-    let rss1 = rss_mib(pid);
+    let rss1 = rss_mib(&pid);
     eprintln!(
         "# {label}: {} tables ready in {:.1}s; server RSS {:?} MiB before, {:?} MiB with the tables",
         tables,
@@ -195,7 +194,7 @@ pub async fn run(args: Args) -> Result<(), String> {
         opened = step;
         // Let the server settle (allocator, queued table broadcasts).
         tokio::time::sleep(Duration::from_secs_f64(hold_secs.clamp(0.0, 600.0))).await;
-        let rss = rss_mib(pid);
+        let rss = rss_mib(&pid);
         let live = step - failed;
         let per = match (rss, rss1) {
             (Some(a), Some(b)) if live > 0 => Some((a - b) * 1024.0 / live as f64),

@@ -31,7 +31,7 @@ use crate::citytable::MoveSource;
 use crate::play::{RampOpts, RoomFn};
 
 const USAGE: &str = "usage:
-  loadgen play [--target citytable|bgio] [--addr 127.0.0.1:8080] [--game tic-tac-toe]
+  loadgen play [--target citytable|bgio] [--addr 127.0.0.1:8080[,127.0.0.1:8081...]] [--game tic-tac-toe]
                [--seats 2] [--spectators 2] [--rooms 200] [--rates 1000,2000,4000]
                [--warmup 3] [--measure 10] [--p99-limit-ms 5] [--min-ratio 0.95]
                [--keep-going 0] [--moves local|server] [--server-pid N] [--db-pid N]
@@ -39,7 +39,9 @@ const USAGE: &str = "usage:
   loadgen idle [--target citytable|bgio] [--addr 127.0.0.1:8080] [--game tic-tac-toe]
                [--conns 20000] [--per-table 10] [--steps 5000,10000,20000] [--hold 5]
                [--server-pid N] [--sources 127.0.0.1,...] [--threads 1] [--label TEXT] [--out FILE.jsonl]
-Every option has the default shown. The server pid is found from the port when not given.";
+Every option has the default shown. The server pid is found from the port when not given.
+Several addresses (the nodes of a cluster): each connection and request goes to the next
+one in turn; CPU and RSS are summed over their processes.";
 
 struct Args(HashMap<String, String>);
 
@@ -125,32 +127,39 @@ fn main() {
     }
 }
 
-fn common(args: &Args) -> Result<(net::Net, Option<u32>, String), String> {
-    let addr: SocketAddr = args
-        .str("addr", "127.0.0.1:8080")
-        .parse()
-        .map_err(|_| "--addr must be IP:PORT".to_owned())?;
+/// The connections' source and targets, the server processes (every node's, for
+/// CPU and RSS summed over them) and the target kind.
+fn common(args: &Args) -> Result<(net::Net, Vec<u32>, String), String> {
+    let addrs: Vec<SocketAddr> = args
+        .list("addr", "127.0.0.1:8080")
+        .map_err(|_| "--addr must be IP:PORT[,IP:PORT...]".to_owned())?;
     let sources: Vec<Ipv4Addr> = args.list("sources", "")?;
-    let net = net::Net::new(addr, sources)?;
-    let pid = match args.0.get("server-pid") {
-        Some(p) => Some(
-            p.parse()
-                .map_err(|_| "--server-pid must be a number".to_owned())?,
-        ),
-        None => procstat::pid_listening_on(addr.port()),
+    let pids: Vec<u32> = match args.0.get("server-pid") {
+        Some(_) => args.list("server-pid", "")?,
+        None => addrs
+            .iter()
+            .filter_map(|a| procstat::pid_listening_on(a.port()))
+            .collect(),
     };
-    if pid.is_none() {
+    if pids.len() < addrs.len() {
         eprintln!(
-            "# warning: no server process found for port {}; CPU and RSS will not be reported",
-            addr.port()
+            "# warning: not every server process was found ({} of {}); CPU and RSS will not be reported",
+            pids.len(),
+            addrs.len()
         );
     }
+    let pids = if pids.len() < addrs.len() {
+        Vec::new()
+    } else {
+        pids
+    };
+    let net = net::Net::new(addrs, sources)?;
     let target = args.str("target", "citytable");
-    Ok((net, pid, target))
+    Ok((net, pids, target))
 }
 
 async fn play(args: Args) -> Result<(), String> {
-    let (net, server_pid, target) = common(&args)?;
+    let (net, server_pids, target) = common(&args)?;
     let game = args.str("game", "tic-tac-toe");
     let spectators: usize = args.num("spectators", 2)?;
     let rooms: usize = args.num("rooms", 200)?;
@@ -226,7 +235,7 @@ async fn play(args: Args) -> Result<(), String> {
         keep_going: args.num("keep-going", 0)?,
         setup_concurrency: args.num("setup-concurrency", 16)?,
         setup_timeout: Duration::from_secs_f64(args.num("setup-timeout", 300.0)?),
-        server_pid,
+        server_pids,
         db_pid: match args.0.get("db-pid") {
             Some(p) => Some(
                 p.parse()

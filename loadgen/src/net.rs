@@ -50,9 +50,12 @@ pub fn frame_bytes(payload: usize, masked: bool) -> u64 {
     (payload + header + if masked { 4 } else { 0 }) as u64
 }
 
-/// Where connections go and where they come from.
+/// Where connections go and where they come from. With several servers (the
+/// nodes of a cluster), each new connection goes to the next one in turn, so a
+/// table's seats and spectators are spread over the nodes.
 pub struct Net {
-    pub server: SocketAddr,
+    servers: Vec<SocketAddr>,
+    next_server: AtomicUsize,
     sources: Vec<Ipv4Addr>,
     next: AtomicUsize,
     pub counters: Arc<Counters>,
@@ -70,21 +73,33 @@ pub fn check_loopback(addr: IpAddr) -> Result<(), String> {
 }
 
 impl Net {
-    pub fn new(server: SocketAddr, sources: Vec<Ipv4Addr>) -> Result<Net, String> {
-        check_loopback(server.ip())?;
+    pub fn new(servers: Vec<SocketAddr>, sources: Vec<Ipv4Addr>) -> Result<Net, String> {
+        if servers.is_empty() {
+            return Err("no server address".into());
+        }
+        for s in &servers {
+            check_loopback(s.ip())?;
+        }
         for s in &sources {
             check_loopback(IpAddr::V4(*s))?;
         }
         Ok(Net {
-            server,
+            servers,
+            next_server: AtomicUsize::new(0),
             sources,
             next: AtomicUsize::new(0),
             counters: Arc::new(Counters::default()),
         })
     }
 
-    /// A TCP connection to the server from the next source address.
-    pub async fn tcp(&self) -> Result<TcpStream, String> {
+    /// The server the next connection goes to.
+    fn pick(&self) -> SocketAddr {
+        let i = self.next_server.fetch_add(1, Ordering::Relaxed);
+        self.servers[i % self.servers.len()]
+    }
+
+    /// A TCP connection to `server` from the next source address.
+    pub async fn tcp(&self, server: SocketAddr) -> Result<TcpStream, String> {
         let socket = TcpSocket::new_v4().map_err(|e| format!("socket: {e}"))?;
         if !self.sources.is_empty() {
             let i = self.next.fetch_add(1, Ordering::Relaxed) % self.sources.len();
@@ -92,7 +107,7 @@ impl Net {
                 .bind(SocketAddr::new(IpAddr::V4(self.sources[i]), 0))
                 .map_err(|e| format!("bind {}: {e}", self.sources[i]))?;
         }
-        let stream = tokio::time::timeout(Duration::from_secs(10), socket.connect(self.server))
+        let stream = tokio::time::timeout(Duration::from_secs(10), socket.connect(server))
             .await
             .map_err(|_| "connect timed out".to_owned())?
             .map_err(|e| format!("connect: {e}"))?;
@@ -102,10 +117,11 @@ impl Net {
         Ok(stream)
     }
 
-    /// Opens a WebSocket at `path`.
+    /// Opens a WebSocket at `path`, on the next server.
     pub async fn ws(&self, path: &str) -> Result<Ws, String> {
-        let stream = self.tcp().await?;
-        let url = format!("ws://{}{}", self.server, path);
+        let server = self.pick();
+        let stream = self.tcp(server).await?;
+        let url = format!("ws://{server}{path}");
         let (ws, response) = tokio::time::timeout(
             Duration::from_secs(10),
             tokio_tungstenite::client_async(url.as_str(), stream),
@@ -118,18 +134,18 @@ impl Net {
         Ok(ws)
     }
 
-    /// A JSON HTTP request; returns the status and the body.
+    /// A JSON HTTP request to the next server; returns the status and the body.
     pub async fn http(
         &self,
         method: &str,
         path: &str,
         body: Option<&str>,
     ) -> Result<(u16, String), String> {
-        let mut stream = self.tcp().await?;
+        let server = self.pick();
+        let mut stream = self.tcp(server).await?;
         let body = body.unwrap_or("");
         let request = format!(
-            "{method} {path} HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-            self.server,
+            "{method} {path} HTTP/1.1\r\nHost: {server}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
             body.len()
         );
         let io = async {

@@ -295,7 +295,8 @@ pub struct RampOpts {
     pub keep_going: usize,
     pub setup_concurrency: usize,
     pub setup_timeout: Duration,
-    pub server_pid: Option<u32>,
+    /// The server's processes (one per node); none: CPU and RSS not reported.
+    pub server_pids: Vec<u32>,
     pub db_pid: Option<u32>,
     pub label: String,
     pub out: Option<std::path::PathBuf>,
@@ -368,7 +369,8 @@ pub async fn ramp(net: Net, opts: RampOpts, room: RoomFn) -> Result<(), String> 
         let _ = stop_tx.send(true);
         return Err("no room could be set up".into());
     }
-    let server = opts.server_pid;
+    let server = opts.server_pids.clone();
+    let sample_server = || (!server.is_empty()).then(|| procstat::sample_all(&server));
     let dbp = db_pids(opts.db_pid);
     println!(
         "{:>9} {:>9} {:>8} {:>8} {:>8} {:>8} | {:>8} {:>8} {:>8} {:>8} | {:>7} {:>6} {:>8} {:>6} {:>6} {:>7} {:>5}",
@@ -405,7 +407,7 @@ pub async fn ramp(net: Net, opts: RampOpts, room: RoomFn) -> Result<(), String> 
         let interval = Duration::from_secs_f64(1.0 / per_room.max(1e-6));
         let _ = interval_tx.send(Some(interval));
         tokio::time::sleep(opts.warmup).await;
-        let cpu0 = server.and_then(procstat::sample);
+        let cpu0 = sample_server();
         let db0 = procstat::sample_all(&dbp);
         let (in0, out0) = shared.net.counters.snapshot();
         let t0 = Instant::now();
@@ -414,7 +416,7 @@ pub async fn ramp(net: Net, opts: RampOpts, room: RoomFn) -> Result<(), String> 
         let w = shared.close_window();
         let secs = t0.elapsed().as_secs_f64();
         let (in1, out1) = shared.net.counters.snapshot();
-        let cpu1 = server.and_then(procstat::sample);
+        let cpu1 = sample_server();
         let db1 = procstat::sample_all(&dbp);
         let achieved = w.moves as f64 / secs;
         let ack = w.ack.summary();

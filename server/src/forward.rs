@@ -50,6 +50,9 @@ use crate::room::{Outbox, RoomMsg};
 pub const PING_EVERY: Duration = Duration::from_secs(2);
 /// How long an edge waits for the owner's answer to a join or a ping.
 pub const ANSWER_WITHIN: Duration = Duration::from_secs(3);
+/// How many times, and how long apart, a join nobody answers is asked again.
+const JOIN_RETRIES: u32 = 4;
+const JOIN_RETRY_AFTER: Duration = Duration::from_millis(100);
 /// A forwarded connection not pinged for this long is dropped by the owner (its
 /// edge node is gone).
 pub const LINK_SILENT_AFTER: Duration = Duration::from_secs(8);
@@ -152,8 +155,17 @@ async fn edge_link(
         name,
         spectator_link,
     };
-    let answer = ask(&nats, &room, &join).await;
-    let Some((&flag, owner)) = answer.as_deref().and_then(<[u8]>::split_first) else {
+    // A table created a moment ago on another node may not serve its subject yet:
+    // "nobody answers" is asked again a few times before the client is told to retry.
+    let mut answer = ask(&nats, &room, &join).await;
+    for _ in 0..JOIN_RETRIES {
+        if answer != Err(Unanswered::Nobody) {
+            break;
+        }
+        tokio::time::sleep(JOIN_RETRY_AFTER).await;
+        answer = ask(&nats, &room, &join).await;
+    }
+    let Some((&flag, owner)) = answer.as_deref().ok().and_then(<[u8]>::split_first) else {
         let _ = reply.send(false);
         try_again(&out, None);
         out.close.notify_one();
@@ -224,7 +236,7 @@ async fn edge_link(
             },
             _ = ping.tick() => {
                 let ping = ToRoom::Ping { edge: node.clone(), conn, owner: owner.clone() };
-                if ask(&nats, &room, &ping).await.as_deref() != Some(&[YES][..]) {
+                if ask(&nats, &room, &ping).await.as_deref() != Ok(&[YES][..]) {
                     // The owner is gone or dropped the table: the client reconnects
                     // and finds the new owner.
                     try_again(&out, None);
@@ -276,13 +288,24 @@ fn relay(payload: &[u8], out: &Outbox) -> bool {
     }
 }
 
-/// Sends a request to a table's owner: `Some(answer)`, or `None` when nobody
-/// answered in time (no owner subscribed, broker unreachable).
-async fn ask(nats: &Client, room: &str, msg: &ToRoom) -> Option<Vec<u8>> {
+/// Why a request to a table's owner got no answer.
+#[derive(Debug, PartialEq)]
+enum Unanswered {
+    /// No node serves the table's subject (the broker said so at once).
+    Nobody,
+    /// Timed out, or the broker is unreachable.
+    Late,
+}
+
+/// Sends a request to a table's owner and returns its answer.
+async fn ask(nats: &Client, room: &str, msg: &ToRoom) -> Result<Vec<u8>, Unanswered> {
     let request = nats.request(room.to_owned(), encode(msg).into());
     match tokio::time::timeout(ANSWER_WITHIN, request).await {
-        Ok(Ok(answer)) => Some(answer.payload.to_vec()),
-        _ => None,
+        Ok(Ok(answer)) => Ok(answer.payload.to_vec()),
+        Ok(Err(e)) if e.kind() == async_nats::RequestErrorKind::NoResponders => {
+            Err(Unanswered::Nobody)
+        }
+        _ => Err(Unanswered::Late),
     }
 }
 
@@ -682,6 +705,29 @@ mod tests {
             r#"{"type":"refused"}"#,
             "the room's reason reaches the client"
         );
+    }
+
+    #[tokio::test]
+    async fn a_join_waits_a_moment_for_a_table_just_created_elsewhere() {
+        let (owner, edge_node) = (broker().await, broker().await);
+        let table = Uuid::new_v4();
+        let (room, mut seen, _room_task) = fake_room();
+        let edge = edge(edge_node, "edge-f".into(), table, counter());
+        let (out, mut frames, _close) = client_outbox();
+        // The owner starts serving the table a little after the join was sent.
+        let late = tokio::spawn(async move {
+            tokio::time::sleep(JOIN_RETRY_AFTER * 2 + Duration::from_millis(50)).await;
+            // Kept until the test ends: dropping the handle does not stop serving.
+            let _served = serving(owner, table, room).await;
+            std::future::pending::<()>().await;
+        });
+        assert!(
+            join(&edge, 1, "Ana", out).await,
+            "joined once the owner serves"
+        );
+        assert_eq!(seen.recv().await, Some(Seen::Join(1, "Ana".into())));
+        assert_eq!(next_frame(&mut frames).await, r#"{"type":"welcome"}"#);
+        late.abort();
     }
 
     #[tokio::test]
