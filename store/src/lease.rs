@@ -259,6 +259,14 @@ pub(crate) async fn check_fences_sqlite(
 }
 
 impl Store {
+    /// The statement written for this store's database.
+    fn by_backend(&self, sqlite: &'static str, postgres: &'static str) -> &'static str {
+        match self.db {
+            Db::Sqlite { .. } => sqlite,
+            Db::Postgres(_) => postgres,
+        }
+    }
+
     /// Takes the table's lease for `node_id` for `ttl` (at most [`MAX_LEASE_TTL`]) and returns
     /// its epoch, or `None` while another node holds it. Succeeds when the lease is free (never
     /// taken, expired or released) or already held by `node_id`: extending our own live lease
@@ -274,22 +282,14 @@ impl Store {
     ) -> Result<Option<i64>, StoreError> {
         const WHAT: &str = "acquire lease";
         let ttl = ttl_ms(ttl);
-        let epoch = match &self.db {
-            Db::Sqlite { write: pool, .. } => sqlx::query_scalar(acquire_sql!(sqlite))
-                .bind(table_id)
-                .bind(node_id)
-                .bind(ttl)
-                .fetch_optional(pool)
-                .await
-                .map_err(|e| db_error(WHAT, e))?,
-            Db::Postgres(pool) => sqlx::query_scalar(acquire_sql!(postgres))
-                .bind(table_id)
-                .bind(node_id)
-                .bind(ttl)
-                .fetch_optional(pool)
-                .await
-                .map_err(|e| db_error(WHAT, e))?,
-        };
+        let sql = self.by_backend(acquire_sql!(sqlite), acquire_sql!(postgres));
+        let epoch = crate::on_pool!(self, write, pool => sqlx::query_scalar(sql)
+            .bind(table_id)
+            .bind(node_id)
+            .bind(ttl)
+            .fetch_optional(pool)
+            .await
+            .map_err(|e| db_error(WHAT, e))?);
         Ok(epoch)
     }
 
@@ -305,26 +305,16 @@ impl Store {
     ) -> Result<bool, StoreError> {
         const WHAT: &str = "renew lease";
         let ttl = ttl_ms(ttl);
-        let updated = match &self.db {
-            Db::Sqlite { write: pool, .. } => sqlx::query(renew_sql!(sqlite))
-                .bind(table_id)
-                .bind(node_id)
-                .bind(epoch)
-                .bind(ttl)
-                .execute(pool)
-                .await
-                .map_err(|e| db_error(WHAT, e))?
-                .rows_affected(),
-            Db::Postgres(pool) => sqlx::query(renew_sql!(postgres))
-                .bind(table_id)
-                .bind(node_id)
-                .bind(epoch)
-                .bind(ttl)
-                .execute(pool)
-                .await
-                .map_err(|e| db_error(WHAT, e))?
-                .rows_affected(),
-        };
+        let sql = self.by_backend(renew_sql!(sqlite), renew_sql!(postgres));
+        let updated = crate::on_pool!(self, write, pool => sqlx::query(sql)
+            .bind(table_id)
+            .bind(node_id)
+            .bind(epoch)
+            .bind(ttl)
+            .execute(pool)
+            .await
+            .map_err(|e| db_error(WHAT, e))?
+            .rows_affected());
         Ok(updated == 1)
     }
 
@@ -338,24 +328,15 @@ impl Store {
         epoch: i64,
     ) -> Result<bool, StoreError> {
         const WHAT: &str = "release lease";
-        let updated = match &self.db {
-            Db::Sqlite { write: pool, .. } => sqlx::query(release_sql!(sqlite))
-                .bind(table_id)
-                .bind(node_id)
-                .bind(epoch)
-                .execute(pool)
-                .await
-                .map_err(|e| db_error(WHAT, e))?
-                .rows_affected(),
-            Db::Postgres(pool) => sqlx::query(release_sql!(postgres))
-                .bind(table_id)
-                .bind(node_id)
-                .bind(epoch)
-                .execute(pool)
-                .await
-                .map_err(|e| db_error(WHAT, e))?
-                .rows_affected(),
-        };
+        let sql = self.by_backend(release_sql!(sqlite), release_sql!(postgres));
+        let updated = crate::on_pool!(self, write, pool => sqlx::query(sql)
+            .bind(table_id)
+            .bind(node_id)
+            .bind(epoch)
+            .execute(pool)
+            .await
+            .map_err(|e| db_error(WHAT, e))?
+            .rows_affected());
         Ok(updated == 1)
     }
 
@@ -382,28 +363,17 @@ impl Store {
     pub async fn expired_leases(&self, limit: u32) -> Result<Vec<Lease>, StoreError> {
         const WHAT: &str = "list expired leases";
         let mut leases = Vec::new();
-        match &self.db {
-            Db::Sqlite { write: pool, .. } => {
-                for row in sqlx::query(expired_sql!(sqlite))
-                    .bind(i64::from(limit))
-                    .fetch_all(pool)
-                    .await
-                    .map_err(|e| db_error(WHAT, e))?
-                {
-                    leases.push(lease_from_row!(row, WHAT));
-                }
+        let sql = self.by_backend(expired_sql!(sqlite), expired_sql!(postgres));
+        crate::on_pool!(self, write, pool => {
+            for row in sqlx::query(sql)
+                .bind(i64::from(limit))
+                .fetch_all(pool)
+                .await
+                .map_err(|e| db_error(WHAT, e))?
+            {
+                leases.push(lease_from_row!(row, WHAT));
             }
-            Db::Postgres(pool) => {
-                for row in sqlx::query(expired_sql!(postgres))
-                    .bind(i64::from(limit))
-                    .fetch_all(pool)
-                    .await
-                    .map_err(|e| db_error(WHAT, e))?
-                {
-                    leases.push(lease_from_row!(row, WHAT));
-                }
-            }
-        }
+        });
         Ok(leases)
     }
 
@@ -423,10 +393,7 @@ impl Store {
         let ttl = ttl_ms(ttl);
         let mut leases = Vec::new();
         crate::on_pool!(self, write, pool => {
-            let sql = match self.db {
-                Db::Sqlite { .. } => CLAIM_SQLITE,
-                Db::Postgres(_) => CLAIM_POSTGRES,
-            };
+            let sql = self.by_backend(CLAIM_SQLITE, CLAIM_POSTGRES);
             for row in sqlx::query(sql)
                 .bind(node_id)
                 .bind(ttl)
