@@ -520,14 +520,11 @@ async fn owners(db: &TestDb, nodes: &[Proc], invites: &[String]) -> (Vec<usize>,
     (owned, orphans)
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn owners_killed_three_times_lose_and_double_nothing() {
-    let Some(db) = TestDb::postgres().await else {
-        return;
-    };
+/// Three ready nodes on `db`, the clients' list of them, and what the clients see.
+async fn three_nodes(db: &TestDb) -> (Vec<Proc>, Arc<Live>, Arc<Seen>) {
     let mut nodes = Vec::new();
     for _ in 0..3 {
-        nodes.push(node(&db, TTL_MS).start().await);
+        nodes.push(node(db, TTL_MS).start().await);
     }
     let live = Arc::new(Live::default());
     let seen = Arc::new(Seen::default());
@@ -535,6 +532,15 @@ async fn owners_killed_three_times_lose_and_double_nothing() {
         n.readyz_becomes(200, 10).await;
         live.add(n.addr);
     }
+    (nodes, live, seen)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn owners_killed_three_times_lose_and_double_nothing() {
+    let Some(db) = TestDb::postgres().await else {
+        return;
+    };
+    let (mut nodes, live, seen) = three_nodes(&db).await;
     let tables = three_tables(&nodes, &live, &seen).await;
     let invites: Vec<String> = tables.iter().map(|t| t.invite.clone()).collect();
     let playing = play_all(tables, &live, &seen, Duration::from_millis(350));
@@ -592,16 +598,7 @@ async fn a_rolling_restart_under_play_loses_and_doubles_nothing() {
     let Some(db) = TestDb::postgres().await else {
         return;
     };
-    let mut nodes = Vec::new();
-    for _ in 0..3 {
-        nodes.push(node(&db, TTL_MS).start().await);
-    }
-    let live = Arc::new(Live::default());
-    let seen = Arc::new(Seen::default());
-    for n in &nodes {
-        n.readyz_becomes(200, 10).await;
-        live.add(n.addr);
-    }
+    let (mut nodes, live, seen) = three_nodes(&db).await;
     let tables = three_tables(&nodes, &live, &seen).await;
     let playing = play_all(tables, &live, &seen, Duration::from_millis(700));
     let started = Instant::now();
