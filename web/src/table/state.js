@@ -328,6 +328,10 @@ function error(s, err) {
     s.effects.push({ type: 'forget_token' }, { type: 'reconnect' });
     return s;
   }
+  // Without a move, try_again comes just before the server closes the socket so
+  // that the client reconnects (its table moved to another server): a resync,
+  // nothing for the player to do.
+  if (err.code === 'try_again' && (err.id === undefined || err.id === null)) return s;
   if (err.id !== undefined && err.id !== null) {
     const { [err.id]: _, ...rest } = s.pending;
     s.pending = rest;

@@ -260,6 +260,17 @@ test('errors: shown; stale version resyncs; a bad token is forgotten and the soc
   assert.equal(s.fatal?.code, 'no_such_table');
 });
 
+test('try_again: for a move, shown and the move forgotten; before the socket closes, a silent reconnect', () => {
+  let s = run([welcome, snapshot(1, {})]);
+  s = run([{ type: 'error', code: 'try_again', message: 'reconnect' }], s);
+  assert.deepEqual(s.effects, [], 'no message shown to the player');
+  assert.equal(s.fatal, null);
+  s.pending = { 7: { type: 'move', id: 7 } };
+  s = run([{ type: 'error', code: 'try_again', message: 'not saved', id: 7 }], s);
+  assert.deepEqual(s.pending, {});
+  assert.equal(s.effects.at(-1)?.type, 'error');
+});
+
 test('reconnection: a lost socket before any welcome checks the code; the open socket ends a pending resync', () => {
   let s = run([{ type: 'status', conn: 'connecting' }, { type: 'status', conn: 'lost' }]);
   assert.deepEqual(s.effects, [{ type: 'check_code' }]);
