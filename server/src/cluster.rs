@@ -27,6 +27,7 @@ use tokio::time::Instant;
 use uuid::Uuid;
 
 use crate::db::{Db, Fence};
+use crate::forward::Watches;
 use crate::metrics::Metrics;
 
 /// The default lease TTL.
@@ -43,6 +44,8 @@ pub struct Cluster {
     nats: async_nats::Client,
     held: Mutex<HashMap<Uuid, Arc<Hold>>>,
     metrics: Arc<Metrics>,
+    /// The shared streams of other nodes' tables this node's spectators watch.
+    pub watches: Arc<Watches>,
 }
 
 /// One lease this node holds, shared by its room and the renew loop.
@@ -124,6 +127,7 @@ impl Cluster {
             ttl,
             nats,
             held: Mutex::default(),
+            watches: Arc::default(),
             metrics,
         })
     }
@@ -331,10 +335,7 @@ mod tests {
         let created = state.create_table(req).await.expect("created");
         let (room, _) = state.room_sender(&created.invite_code).expect("in memory");
         let (tx, mut rx) = mpsc::channel::<Utf8Bytes>(64);
-        let out = Outbox {
-            tx,
-            close: Arc::new(Notify::new()),
-        };
+        let out = Outbox::new(tx, Arc::new(Notify::new()));
         let (reply, joined) = oneshot::channel();
         let join = RoomMsg::Join {
             conn: 1,

@@ -15,6 +15,14 @@
 //! connection's messages reach the room in the order the client sent them, and
 //! its frames reach the client in the order the room queued them.
 //!
+//! Spectators who came through the spectator link (and so can never take a seat)
+//! all see the same frames: theirs travel on one subject per table,
+//! `citytable.watch.<table>.<owner>`, each frame addressed to its recipients by
+//! node. An update for every spectator of every node is one message; every node
+//! holding some of them listens once per table ([`Watches`]) and hands each frame
+//! to its own. Each spectator's own frames (its welcome, its snapshot, answers to
+//! it) take the same subject, so its order holds too.
+//!
 //! One owner per connection: for a moment two nodes may serve a table's subject
 //! (an old owner paused past its lease, not yet aware it lost it, and the new
 //! one). Only a node whose lease is current answers; the answer to a join names
@@ -27,8 +35,8 @@
 //! owns the table. A move that cannot be forwarded is refused with `try_again`:
 //! it was not applied, and the client may send it again.
 
-use std::collections::HashMap;
-use std::sync::Arc;
+use std::collections::{BTreeMap, HashMap};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use async_nats::{Client, connection::State as BrokerState};
@@ -44,7 +52,7 @@ use uuid::Uuid;
 
 use crate::OUT_QUEUE;
 use crate::refusal::Refusal;
-use crate::room::{Outbox, RoomMsg};
+use crate::room::{Outbox, RoomMsg, Shared, SharedOut};
 
 /// How often an edge asks the owner whether its connection is still served.
 pub const PING_EVERY: Duration = Duration::from_secs(2);
@@ -65,6 +73,22 @@ pub fn room_subject(table: Uuid) -> String {
 /// The subject of one forwarded connection's frames from `owner` (`*`: from any).
 pub fn edge_subject(node: &str, conn: u64, owner: &str) -> String {
     format!("citytable.edge.{node}.{conn}.{owner}")
+}
+
+/// The subject of a table's shared stream to spectators on other nodes, from
+/// `owner` (`*`: from any).
+pub fn watch_subject(table: Uuid, owner: &str) -> String {
+    format!("citytable.watch.{table}.{owner}")
+}
+
+/// The head of a message on a table's shared stream, before a newline and the
+/// frame: its recipients' connection numbers by node, and whether it closes
+/// their connections instead.
+#[derive(Debug, Default, Serialize, Deserialize)]
+struct WatchHead {
+    to: BTreeMap<String, Vec<u64>>,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    close: bool,
 }
 
 /// What an edge sends to a table's owner. `edge` and `conn` name the connection
@@ -109,9 +133,15 @@ const NO: u8 = b'0';
 
 /// The inbox of a room on another node, for one client connection: `ws.rs` sends
 /// it what it would send a local room.
-pub fn edge(nats: Client, node: String, table: Uuid, sent: IntCounter) -> mpsc::Sender<RoomMsg> {
+pub fn edge(
+    nats: Client,
+    node: String,
+    table: Uuid,
+    watches: Arc<Watches>,
+    sent: IntCounter,
+) -> mpsc::Sender<RoomMsg> {
     let (tx, rx) = mpsc::channel(8);
-    tokio::spawn(edge_link(nats, node, table, rx, sent));
+    tokio::spawn(edge_link(nats, node, table, watches, rx, sent));
     tx
 }
 
@@ -123,6 +153,7 @@ async fn edge_link(
     nats: Client,
     node: String,
     table: Uuid,
+    watches: Arc<Watches>,
     mut inbox: mpsc::Receiver<RoomMsg>,
     sent: IntCounter,
 ) {
@@ -139,14 +170,21 @@ async fn edge_link(
     };
     let room = room_subject(table);
     // Subscribed before the join is sent: the room's first frames follow the join.
-    let mut frames = match nats.subscribe(edge_subject(&node, conn, "*")).await {
-        Ok(frames) => frames,
-        Err(_) => {
-            try_again(&out, None);
-            let _ = reply.send(false);
-            out.close.notify_one();
-            return;
-        }
+    let subscribed = async {
+        let frames = nats.subscribe(edge_subject(&node, conn, "*")).await.ok()?;
+        // A spectator admitted through the link gets its frames on the table's
+        // shared stream instead.
+        let watched = match spectator_link {
+            true => Some(watches.watch(&nats, &node, table, conn).await?),
+            false => None,
+        };
+        Some((frames, watched))
+    };
+    let Some((mut frames, mut watched)) = subscribed.await else {
+        try_again(&out, None);
+        let _ = reply.send(false);
+        out.close.notify_one();
+        return;
     };
     let join = ToRoom::Join {
         edge: node.clone(),
@@ -234,6 +272,18 @@ async fn edge_link(
                 }
                 None => break,
             },
+            watched = next_watched(&mut watched) => match watched {
+                Some((from, Some(frame))) if *from == *owner => {
+                    if !out.push(frame) {
+                        break;
+                    }
+                }
+                // Closed by the owner.
+                Some((from, None)) if *from == *owner => break,
+                Some(_) => {}
+                // Fell behind: its node stopped handing it frames.
+                None => break,
+            },
             _ = ping.tick() => {
                 let ping = ToRoom::Ping { edge: node.clone(), conn, owner: owner.clone() };
                 if ask(&nats, &room, &ping).await.as_deref() != Ok(&[YES][..]) {
@@ -257,6 +307,15 @@ async fn edge_link(
             .await;
             return;
         }
+    }
+}
+
+/// The next frame of a spectator's shared stream (`None` inside: close), never
+/// without one.
+async fn next_watched(watched: &mut Option<Watched>) -> Option<WatchedFrame> {
+    match watched {
+        Some(watched) => watched.frames.recv().await,
+        None => std::future::pending().await,
     }
 }
 
@@ -339,6 +398,7 @@ pub async fn serve(
     // Once the broker has the subscription, a join sent from another node finds
     // this room rather than no responder.
     let _ = tokio::time::timeout(ANSWER_WITHIN, nats.flush()).await;
+    let watchers = watch_pump(nats.clone(), watch_subject(table, &node), sent.clone());
     Ok(tokio::spawn(async move {
         let mut links: HashMap<(String, u64), Link> = HashMap::new();
         let mut sweep = tokio::time::interval(LINK_SILENT_AFTER / 2);
@@ -391,7 +451,14 @@ pub async fn serve(
                     spectator_link,
                 } => {
                     let local = next_conn();
-                    let out = pump(nats.clone(), edge_subject(&edge, conn, &node), sent.clone());
+                    let mut out =
+                        pump(nats.clone(), edge_subject(&edge, conn, &node), sent.clone());
+                    if spectator_link {
+                        out.shared = Some(SharedOut {
+                            stream: watchers.clone(),
+                            to: (Arc::from(edge.as_str()), conn),
+                        });
+                    }
                     let (reply, joined) = oneshot::channel();
                     let join = RoomMsg::Join {
                         conn: local,
@@ -482,7 +549,193 @@ fn pump(nats: Client, subject: String, sent: IntCounter) -> Outbox {
             }
         }
     });
-    Outbox { tx, close }
+    Outbox::new(tx, close)
+}
+
+/// A table's shared stream on its owner: each item published once, to every
+/// node holding some of its recipients.
+fn watch_pump(nats: Client, subject: String, sent: IntCounter) -> mpsc::Sender<Shared> {
+    // Shared by all of them: room for several joining at once, each with its
+    // welcome, snapshot and the chat's history.
+    let (tx, mut rx) = mpsc::channel::<Shared>(4 * OUT_QUEUE);
+    tokio::spawn(async move {
+        while let Some(item) = rx.recv().await {
+            let mut head = WatchHead::default();
+            let (to, frame) = match item {
+                Shared::Frame { to, frame } => (to, Some(frame)),
+                Shared::Close { to } => {
+                    head.close = true;
+                    (vec![to], None)
+                }
+            };
+            for (node, conn) in to {
+                head.to.entry(node.to_string()).or_default().push(conn);
+            }
+            let mut body = serde_json::to_vec(&head).unwrap_or_default();
+            body.push(b'\n');
+            if let Some(frame) = frame {
+                body.extend_from_slice(frame.as_bytes());
+            }
+            if nats.publish(subject.clone(), body.into()).await.is_err() {
+                return;
+            }
+            sent.inc();
+        }
+    });
+    tx
+}
+
+/// The tables' shared streams this node listens to, and the spectators it hands
+/// their frames to: one subscription per table, however many spectators.
+#[derive(Default)]
+pub struct Watches(Mutex<HashMap<Uuid, Watching>>);
+
+struct Watching {
+    spectators: HashMap<u64, mpsc::Sender<WatchedFrame>>,
+    listener: JoinHandle<()>,
+}
+
+/// A frame of a shared stream for one spectator (`None`: close), with the node
+/// that sent it.
+type WatchedFrame = (Arc<str>, Option<Utf8Bytes>);
+
+/// One spectator's frames from its table's shared stream, each with the node
+/// that sent it (`None`: close); it stops listening when dropped.
+struct Watched {
+    frames: mpsc::Receiver<WatchedFrame>,
+    watches: Arc<Watches>,
+    table: Uuid,
+    conn: u64,
+}
+
+impl Drop for Watched {
+    fn drop(&mut self) {
+        self.watches.leave(self.table, self.conn);
+    }
+}
+
+impl Watches {
+    /// Starts handing the frames of `table`'s shared stream addressed to this
+    /// node's connection `conn` to it; `None` when the broker cannot subscribe.
+    async fn watch(
+        self: &Arc<Self>,
+        nats: &Client,
+        node: &str,
+        table: Uuid,
+        conn: u64,
+    ) -> Option<Watched> {
+        let (tx, frames) = mpsc::channel(OUT_QUEUE);
+        let watched = Watched {
+            frames,
+            watches: Arc::clone(self),
+            table,
+            conn,
+        };
+        if self.join(table, conn, &tx) {
+            return Some(watched);
+        }
+        let subscriber = nats.subscribe(watch_subject(table, "*")).await.ok()?;
+        let listener = tokio::spawn(Arc::clone(self).listen(node.to_owned(), table, subscriber));
+        let mut tables = self.0.lock().ok()?;
+        match tables.get_mut(&table) {
+            // Another spectator of the table subscribed meanwhile: one is enough.
+            Some(watching) => {
+                listener.abort();
+                watching.spectators.insert(conn, tx);
+            }
+            None => {
+                let spectators = HashMap::from([(conn, tx)]);
+                tables.insert(
+                    table,
+                    Watching {
+                        spectators,
+                        listener,
+                    },
+                );
+            }
+        }
+        Some(watched)
+    }
+
+    /// Adds a spectator to a table this node already listens to.
+    fn join(&self, table: Uuid, conn: u64, tx: &mpsc::Sender<WatchedFrame>) -> bool {
+        let Ok(mut tables) = self.0.lock() else {
+            return false;
+        };
+        match tables.get_mut(&table) {
+            Some(watching) => {
+                watching.spectators.insert(conn, tx.clone());
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// A spectator left; the table's subscription ends with its last one.
+    fn leave(&self, table: Uuid, conn: u64) {
+        let Ok(mut tables) = self.0.lock() else {
+            return;
+        };
+        if let Some(watching) = tables.get_mut(&table) {
+            watching.spectators.remove(&conn);
+            if watching.spectators.is_empty() {
+                watching.listener.abort();
+                tables.remove(&table);
+            }
+        }
+    }
+
+    /// How many tables this node listens to.
+    pub fn tables(&self) -> usize {
+        self.0.lock().map(|t| t.len()).unwrap_or(0)
+    }
+
+    async fn listen(
+        self: Arc<Self>,
+        node: String,
+        table: Uuid,
+        mut stream: async_nats::Subscriber,
+    ) {
+        while let Some(msg) = stream.next().await {
+            let Some(owner) = msg.subject.rsplit('.').next() else {
+                continue;
+            };
+            let payload = &msg.payload;
+            let Some(split) = payload.iter().position(|&b| b == b'\n') else {
+                continue;
+            };
+            let Ok(head) = serde_json::from_slice::<WatchHead>(&payload[..split]) else {
+                continue;
+            };
+            let Some(conns) = head.to.get(&node) else {
+                continue;
+            };
+            let frame = match head.close {
+                true => None,
+                false => match Utf8Bytes::try_from(payload.slice(split + 1..)) {
+                    Ok(frame) => Some(frame),
+                    Err(_) => continue,
+                },
+            };
+            let owner: Arc<str> = Arc::from(owner);
+            let Ok(mut tables) = self.0.lock() else {
+                return;
+            };
+            let Some(watching) = tables.get_mut(&table) else {
+                continue;
+            };
+            for conn in conns {
+                let delivered = watching
+                    .spectators
+                    .get(conn)
+                    .map(|tx| tx.try_send((owner.clone(), frame.clone())).is_ok());
+                if delivered == Some(false) {
+                    // It does not keep up: dropped, so its socket closes.
+                    watching.spectators.remove(conn);
+                }
+            }
+        }
+    }
 }
 
 #[cfg(test)]
@@ -582,14 +835,7 @@ mod tests {
     fn client_outbox() -> (Outbox, mpsc::Receiver<Utf8Bytes>, Arc<Notify>) {
         let (tx, rx) = mpsc::channel(OUT_QUEUE);
         let close = Arc::new(Notify::new());
-        (
-            Outbox {
-                tx,
-                close: close.clone(),
-            },
-            rx,
-            close,
-        )
+        (Outbox::new(tx, close.clone()), rx, close)
     }
 
     async fn join(edge: &mpsc::Sender<RoomMsg>, conn: u64, name: &str, out: Outbox) -> bool {
@@ -636,7 +882,13 @@ mod tests {
         .await
         .expect("serve");
 
-        let edge = edge(edge_node, "edge-a".into(), table, messages_sent.clone());
+        let edge = edge(
+            edge_node,
+            "edge-a".into(),
+            table,
+            Arc::default(),
+            messages_sent.clone(),
+        );
         let (out, mut frames, _close) = client_outbox();
         assert!(join(&edge, 7, "Ana", out).await, "joined through the owner");
         assert_eq!(
@@ -696,7 +948,7 @@ mod tests {
         let table = Uuid::new_v4();
         let (room, mut seen, _room_task) = fake_room();
         let _served = serving(owner, table, room).await;
-        let edge = edge(edge_node, "edge-b".into(), table, counter());
+        let edge = edge(edge_node, "edge-b".into(), table, Arc::default(), counter());
         let (out, mut frames, _close) = client_outbox();
         assert!(!join(&edge, 1, "nobody", out).await);
         assert_eq!(seen.recv().await, Some(Seen::Join(1, "nobody".into())));
@@ -712,7 +964,7 @@ mod tests {
         let (owner, edge_node) = (broker().await, broker().await);
         let table = Uuid::new_v4();
         let (room, mut seen, _room_task) = fake_room();
-        let edge = edge(edge_node, "edge-f".into(), table, counter());
+        let edge = edge(edge_node, "edge-f".into(), table, Arc::default(), counter());
         let (out, mut frames, _close) = client_outbox();
         // The owner starts serving the table a little after the join was sent.
         let late = tokio::spawn(async move {
@@ -733,7 +985,13 @@ mod tests {
     #[tokio::test]
     async fn without_an_owner_the_client_is_told_to_try_again() {
         let edge_node = broker().await;
-        let edge = edge(edge_node, "edge-c".into(), Uuid::new_v4(), counter());
+        let edge = edge(
+            edge_node,
+            "edge-c".into(),
+            Uuid::new_v4(),
+            Arc::default(),
+            counter(),
+        );
         let (out, mut frames, close) = client_outbox();
         let closed = close.notified();
         assert!(!join(&edge, 1, "Ana", out).await);
@@ -750,7 +1008,7 @@ mod tests {
         let table = Uuid::new_v4();
         let (room, _seen, _room_task) = fake_room();
         let served = serving(owner, table, room).await;
-        let edge = edge(edge_node, "edge-d".into(), table, counter());
+        let edge = edge(edge_node, "edge-d".into(), table, Arc::default(), counter());
         let (out, mut frames, close) = client_outbox();
         let closed = close.notified();
         tokio::pin!(closed);
@@ -784,7 +1042,7 @@ mod tests {
         .await
         .expect("serve");
 
-        let edge = edge(edge_nats, "edge-e".into(), table, counter());
+        let edge = edge(edge_nats, "edge-e".into(), table, Arc::default(), counter());
         let (out, mut frames, close) = client_outbox();
         let closed = close.notified();
         tokio::pin!(closed);

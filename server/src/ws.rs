@@ -76,6 +76,7 @@ async fn upgrade(
                     cluster.nats().clone(),
                     cluster.node_id.clone(),
                     table,
+                    Arc::clone(&cluster.watches),
                     app.0.metrics.forwarded.clone(),
                 ),
                 spectator,
@@ -106,10 +107,7 @@ async fn connection(
     let (mut sink, mut stream) = socket.split();
     let (tx, mut rx) = mpsc::channel::<Utf8Bytes>(OUT_QUEUE);
     let close = Arc::new(Notify::new());
-    let out = Outbox {
-        tx: tx.clone(),
-        close: close.clone(),
-    };
+    let out = Outbox::new(tx.clone(), close.clone());
 
     let write_timeout = app.0.config.write_timeout;
     let metrics_app = app.clone();

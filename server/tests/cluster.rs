@@ -29,7 +29,9 @@ use testkit::{TestDb, citytable_bin};
 use tokio::time::Instant;
 
 mod cluster_common;
-use cluster_common::{CELLS, Game, NATS_URL, TTL_MS, join_when_owned, logged_cells, metric, node};
+use cluster_common::{
+    CELLS, Game, NATS_URL, TTL_MS, join_when_owned, join_when_owned_as, logged_cells, metric, node,
+};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn node_loss_the_other_node_takes_the_table_over() {
@@ -86,6 +88,104 @@ async fn node_loss_the_other_node_takes_the_table_over() {
     assert_eq!(logged_cells(&db, &game.invite).await, CELLS[..6].to_vec());
     assert_eq!(metric(&b, "citytable_tables_owned").await, Some(1.0));
     b.stop().await;
+}
+
+/// Spectators who came through the spectator link, on two nodes that do not own
+/// the table: each update reaches all of them as one message from the owner, in
+/// order after each one's own snapshot, and what one of them is told stays his.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn spectators_on_other_nodes_share_one_message_per_update() {
+    let Some(db) = TestDb::postgres().await else {
+        return;
+    };
+    let a = node(&db, TTL_MS).start().await;
+    let b = node(&db, TTL_MS).start().await;
+    let c = node(&db, TTL_MS).start().await;
+    for n in [&a, &b, &c] {
+        n.readyz_becomes(200, 10).await;
+    }
+    let mut game = Game::start(&a).await;
+    let mut watchers = Vec::new();
+    for (i, n) in [&b, &b, &b, &c, &c].into_iter().enumerate() {
+        let (w, snap) = join_when_owned_as(n, &game.spectate, None, Duration::from_secs(5)).await;
+        assert_eq!(snap["version"], 0, "spectator {i}: {snap}");
+        watchers.push(w);
+    }
+    // Every join told everyone of the new spectator: let those messages pass.
+    for w in &mut watchers {
+        while w.next_within(Duration::from_millis(300)).await.is_ok() {}
+    }
+    let sent_before = metric(&a, "citytable_forwarded_messages_total").await;
+
+    for _ in 0..2 {
+        game.play().await;
+    }
+    let mut frames = Vec::new();
+    for w in &mut watchers {
+        for version in 1..=2 {
+            let update = w.recv_type("update").await;
+            assert_eq!(update["version"], version, "{update}");
+            frames.push((version, update));
+        }
+    }
+    assert!(
+        frames
+            .iter()
+            .all(|(v, f)| *f == frames[(*v - 1) as usize].1),
+        "every spectator gets the same update"
+    );
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let sent = metric(&a, "citytable_forwarded_messages_total")
+        .await
+        .unwrap()
+        - sent_before.unwrap();
+    assert_eq!(
+        sent, 2.0,
+        "one message per move for five spectators on two nodes"
+    );
+
+    // A spectator arriving mid-game: his snapshot, then the next moves in order.
+    let (mut late, snap) =
+        join_when_owned_as(&c, &game.spectate, None, Duration::from_secs(5)).await;
+    assert_eq!(snap["version"], 2, "{snap}");
+    // One spectator's own answer goes to him alone.
+    watchers[0]
+        .send(&json!({"type": "move", "id": 9, "version": 2, "mv": {"cell": CELLS[2]}}))
+        .await;
+    watchers[0].expect_error("not_seated").await;
+    game.play().await;
+    assert_eq!(late.recv_type("update").await["version"], 3);
+    for w in &mut watchers[1..] {
+        let next = loop {
+            let m = w.recv().await;
+            if m["type"] != "table" {
+                break m;
+            }
+        };
+        assert_eq!(next["type"], "update", "nothing of another's: {next}");
+        assert_eq!(next["version"], 3);
+    }
+    // Leaving ends each node's subscription with its last spectator: a move
+    // is then sent to nobody.
+    for w in watchers.drain(..).chain([late]) {
+        w.close().await;
+    }
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let before = metric(&a, "citytable_forwarded_messages_total")
+        .await
+        .unwrap();
+    game.play().await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(
+        metric(&a, "citytable_forwarded_messages_total")
+            .await
+            .unwrap(),
+        before,
+        "no spectator is left on another node"
+    );
+    for n in [a, b, c] {
+        n.stop().await;
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

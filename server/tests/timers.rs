@@ -36,10 +36,7 @@ impl Conn {
             token,
             name: name.to_owned(),
             spectator_link,
-            out: Outbox {
-                tx,
-                close: Arc::new(Notify::new()),
-            },
+            out: Outbox::new(tx, Arc::new(Notify::new())),
             reply,
         })
         .await
@@ -320,10 +317,7 @@ async fn a_connection_that_does_not_read_is_closed_and_play_goes_on() {
         token: None,
         name: "Sleepy".into(),
         spectator_link,
-        out: Outbox {
-            tx,
-            close: close.clone(),
-        },
+        out: Outbox::new(tx, close.clone()),
         reply,
     })
     .await

@@ -22,8 +22,11 @@ impl Room {
         token: Option<String>,
         name: String,
         spectator_link: bool,
-        out: Outbox,
+        mut out: Outbox,
     ) -> bool {
+        // Refusals go to the connection alone; the shared stream is for admitted
+        // spectators (who can never take a seat, so stay on it).
+        let shared = out.shared.take();
         let reply_err = |refusal: Refusal| {
             out.push(refusal.msg(None));
             false
@@ -62,6 +65,7 @@ impl Room {
                 Err(refusal) => return reply_err(refusal),
             };
         }
+        out.shared = shared.filter(|_| spectator_link && player.is_none());
         self.conns.insert(
             conn,
             Conn {
@@ -190,9 +194,7 @@ impl Room {
         self.chat.push_back(line.clone());
         let msg = encode(&ServerMsg::Chat { line });
         let ids: Vec<u64> = self.conns.keys().copied().collect();
-        for id in ids {
-            self.send(id, msg.clone());
-        }
+        self.send_many(ids, &msg);
         Ok(())
     }
 }

@@ -90,14 +90,20 @@ impl Room {
         let without = encode(&ServerMsg::Table {
             table: self.table_info(false),
         });
-        let targets: Vec<(u64, bool)> = self
+        let (seeing, blind): (Vec<u64>, Vec<u64>) = self
             .conns
             .iter()
             .map(|(id, c)| (*id, self.sees_codes(c)))
-            .collect();
-        for (id, codes) in targets {
-            self.send(id, if codes { with.clone() } else { without.clone() });
-        }
+            .fold((vec![], vec![]), |(mut seeing, mut blind), (id, codes)| {
+                if codes {
+                    seeing.push(id)
+                } else {
+                    blind.push(id)
+                }
+                (seeing, blind)
+            });
+        self.send_many(seeing, &with);
+        self.send_many(blind, &without);
     }
 
     /// Keeps the public lobby listing in step. Private tables are never listed.
@@ -211,11 +217,14 @@ impl Room {
             outcome.as_ref(),
             &patches,
         );
-        // Players first, then spectators.
-        let mut order: Vec<(u64, Viewer)> = viewers.into_iter().collect();
-        order.sort_by_key(|(_, v)| matches!(v, Viewer::Spectator));
-        for (id, viewer) in order {
-            self.send(id, frames.for_viewer(viewer).clone());
+        // Players first, then spectators, who all get the same frame.
+        let mut spectators = Vec::new();
+        for (id, viewer) in viewers {
+            match viewer {
+                Viewer::Spectator => spectators.push(id),
+                seat => self.send(id, frames.for_viewer(seat).clone()),
+            }
         }
+        self.send_many(spectators, frames.for_viewer(Viewer::Spectator));
     }
 }

@@ -84,13 +84,70 @@ pub struct Outbox {
     pub tx: mpsc::Sender<Utf8Bytes>,
     /// Tells the connection's writer to close now.
     pub close: Arc<Notify>,
+    /// A connection forwarded from another node through a spectator link: its
+    /// table's shared stream, which the room uses instead of `tx` once it has
+    /// admitted the connection as a spectator (see [`Shared`]).
+    pub shared: Option<SharedOut>,
 }
 
 impl Outbox {
+    /// The outbox of a connection whose frames go to `tx` alone.
+    pub fn new(tx: mpsc::Sender<Utf8Bytes>, close: Arc<Notify>) -> Outbox {
+        Outbox {
+            tx,
+            close,
+            shared: None,
+        }
+    }
+
     /// Queues a message; `false` when the queue is full or the connection is gone.
     pub fn push(&self, msg: Utf8Bytes) -> bool {
-        self.tx.try_send(msg).is_ok()
+        match &self.shared {
+            Some(shared) => shared
+                .stream
+                .try_send(Shared::Frame {
+                    to: vec![shared.to.clone()],
+                    frame: msg,
+                })
+                .is_ok(),
+            None => self.tx.try_send(msg).is_ok(),
+        }
     }
+
+    /// Closes the connection once the messages queued before are delivered.
+    pub fn end(&self) {
+        let queued = self.shared.as_ref().is_some_and(|shared| {
+            let to = shared.to.clone();
+            shared.stream.try_send(Shared::Close { to }).is_ok()
+        });
+        if !queued {
+            self.close.notify_one();
+        }
+    }
+}
+
+/// A spectator's connection forwarded from another node, as its table's shared
+/// stream addresses it: that node and the connection's number there.
+pub type Recipient = (Arc<str>, u64);
+
+/// What a table sends on its shared stream to the spectators other nodes hold
+/// for it. What every such spectator receives (an update, the table, a chat
+/// line) is one item for all of them; the stream keeps each one's order.
+pub enum Shared {
+    Frame {
+        to: Vec<Recipient>,
+        frame: Utf8Bytes,
+    },
+    Close {
+        to: Recipient,
+    },
+}
+
+/// A connection's place on a shared stream.
+#[derive(Clone)]
+pub struct SharedOut {
+    pub stream: mpsc::Sender<Shared>,
+    pub to: Recipient,
 }
 
 /// A message to a room.
@@ -296,7 +353,7 @@ impl Room {
             self.prune();
         }
         for conn in self.conns.values() {
-            conn.out.close.notify_one();
+            conn.out.end();
         }
         tracing::debug!(table = %self.id, "room stopped");
     }
@@ -312,7 +369,7 @@ impl Room {
             match msg {
                 RoomMsg::Join { out, reply, .. } => {
                     out.push(Refusal::new(ErrorCode::TryAgain).msg(None));
-                    out.close.notify_one();
+                    out.end();
                     let _ = reply.send(false);
                 }
                 RoomMsg::Shutdown { done } => {
@@ -333,7 +390,7 @@ impl Room {
         }
         self.live = None;
         for conn in self.conns.values() {
-            conn.out.close.notify_one();
+            conn.out.end();
         }
         self.conns.clear();
         self.unload(inbox);
@@ -424,6 +481,44 @@ impl Room {
         }
     }
 
+    /// Sends one message to several connections: once for all of them that are
+    /// on the same shared stream.
+    fn send_many(&mut self, ids: impl IntoIterator<Item = u64>, msg: &Utf8Bytes) {
+        let mut streams: Vec<(mpsc::Sender<Shared>, Vec<Recipient>, Vec<u64>)> = Vec::new();
+        for id in ids {
+            let Some(c) = self.conns.get(&id) else {
+                continue;
+            };
+            match &c.out.shared {
+                Some(shared) => {
+                    match streams
+                        .iter_mut()
+                        .find(|(s, ..)| s.same_channel(&shared.stream))
+                    {
+                        Some((_, to, ids)) => {
+                            to.push(shared.to.clone());
+                            ids.push(id);
+                        }
+                        None => {
+                            streams.push((shared.stream.clone(), vec![shared.to.clone()], vec![id]))
+                        }
+                    }
+                }
+                None => {
+                    if !c.out.push(msg.clone()) {
+                        self.doomed.push(id);
+                    }
+                }
+            }
+        }
+        for (stream, to, ids) in streams {
+            let frame = msg.clone();
+            if stream.try_send(Shared::Frame { to, frame }).is_err() {
+                self.doomed.extend(ids);
+            }
+        }
+    }
+
     /// Closes connections whose queue overflowed.
     fn prune(&mut self) {
         while !self.doomed.is_empty() {
@@ -432,7 +527,7 @@ impl Room {
             for id in doomed {
                 if let Some(c) = self.conns.remove(&id) {
                     tracing::info!(table = %self.id, conn = id, "closing a connection that fell behind");
-                    c.out.close.notify_one();
+                    c.out.end();
                     removed = true;
                 }
             }

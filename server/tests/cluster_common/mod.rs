@@ -48,6 +48,8 @@ pub fn node_id(node: &Proc) -> Option<String> {
 /// A two-seat tic-tac-toe game started on `owner`.
 pub struct Game {
     pub invite: String,
+    /// The spectator link's code.
+    pub spectate: String,
     /// Seat tokens of seats 0 and 1.
     pub tokens: [String; 2],
     /// Sockets of seats 0 and 1.
@@ -59,7 +61,7 @@ pub struct Game {
 
 impl Game {
     pub async fn start(owner: &Proc) -> Game {
-        let (invite, _, host_token) = create_table(
+        let (invite, spectate, host_token) = create_table(
             owner.addr,
             &json!({"game": "tic-tac-toe", "name": "Host",
                     "settings": {"seats": 2, "options": {}, "spectators_allowed": true, "public": false}}),
@@ -74,6 +76,7 @@ impl Game {
         let first = snap["game"]["awaiting"]["seats"][0].as_u64().unwrap() as usize;
         Game {
             invite,
+            spectate,
             tokens: [host_token, guest_token],
             clients: [host, guest],
             first,
@@ -110,10 +113,20 @@ pub async fn join_when_owned(
     token: &str,
     within: Duration,
 ) -> (Client, Value) {
+    join_when_owned_as(node, code, Some(token), within).await
+}
+
+/// As [`join_when_owned`], with a token or as a newcomer.
+pub async fn join_when_owned_as(
+    node: &Proc,
+    code: &str,
+    token: Option<&str>,
+    within: Duration,
+) -> (Client, Value) {
     let deadline = Instant::now() + within;
     loop {
         let mut c = Client::connect(&node.ws_url(code)).await;
-        c.hello("Back", Some(token)).await;
+        c.hello("Back", token).await;
         match c.next().await {
             Some(m) if m["type"] == "welcome" => {
                 let snap = c.recv_type("snapshot").await;
