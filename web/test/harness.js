@@ -38,8 +38,8 @@ export function haveServer() {
 
 /**
  * Starts the server on a free port with a fresh data dir; resolves once /healthz answers.
+ * The embedded store unless `extraEnv` gives a `DATABASE_URL`.
  * @param {Record<string, string>} [extraEnv] more environment (e.g. BOT_DELAY_MS)
- * @returns {Promise<{url: string, stop: () => Promise<void>, log: () => string}>}
  */
 export async function startServer(extraEnv = {}) {
   if (!haveServer()) {
@@ -51,7 +51,7 @@ export async function startServer(extraEnv = {}) {
   // Test files create many tables and fetch many records from one address; the
   // server's own tests check those budgets.
   const env = { ...process.env, PORT: String(port), DATA_DIR: dataDir, RUST_LOG: process.env.RUST_LOG ?? 'warn', TABLES_PER_MINUTE: '0', RECORDS_PER_MINUTE: '0', ...extraEnv };
-  delete env.DATABASE_URL;
+  if (!('DATABASE_URL' in extraEnv)) delete env.DATABASE_URL;
   let url = `http://127.0.0.1:${port}`;
   /** @type {import('node:child_process').ChildProcess} */
   let child;
@@ -108,10 +108,70 @@ export async function startServer(extraEnv = {}) {
       await halt();
       await launch();
     },
+    /** Kills the process at once (SIGKILL), as when its machine is lost. */
+    async kill() {
+      if (exited) return;
+      child.kill('SIGKILL');
+      await new Promise((r) => (exited ? r(null) : child.once('exit', r)));
+    },
+    /** Starts the process again after `kill`, on the same port and data. */
+    async start() {
+      await launch();
+    },
     async stop() {
       await halt();
       rmSync(dataDir, { recursive: true, force: true });
     },
+  };
+}
+
+/**
+ * A TCP load balancer in front of several servers, as a deployment puts one in
+ * front of its nodes: each connection goes to the next server in turn, and to
+ * the one after when that one does not accept it.
+ * @param {string[]} backends the servers' base URLs
+ * @returns {Promise<{url: string, stop: () => Promise<void>}>}
+ */
+export async function startBalancer(backends) {
+  let next = 0;
+  /** @returns {Promise<net.Socket>} */
+  const upstream = (tries = backends.length) =>
+    new Promise((ok, fail) => {
+      const target = new URL(backends[next++ % backends.length]);
+      const socket = net.connect(Number(target.port), target.hostname);
+      socket.once('connect', () => ok(socket));
+      socket.once('error', (err) => (tries > 1 ? upstream(tries - 1).then(ok, fail) : fail(err)));
+    });
+  /** @type {Set<net.Socket>} */
+  const open = new Set();
+  const balancer = net.createServer((client) => {
+    open.add(client);
+    client.on('close', () => open.delete(client));
+    client.on('error', () => client.destroy());
+    upstream().then(
+      (server) => {
+        const end = () => {
+          client.destroy();
+          server.destroy();
+        };
+        server.on('error', end);
+        server.on('close', end);
+        client.on('close', end);
+        client.pipe(server).pipe(client);
+      },
+      () => client.destroy(),
+    );
+  });
+  await new Promise((r) => balancer.listen(0, '127.0.0.1', () => r(null)));
+  const addr = balancer.address();
+  const port = typeof addr === 'object' && addr ? addr.port : 0;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    stop: () =>
+      new Promise((r) => {
+        for (const socket of open) socket.destroy();
+        balancer.close(() => r(undefined));
+      }),
   };
 }
 

@@ -57,6 +57,7 @@ import { withEvents } from '../gamelog.js';
  * @property {number} movedAtVersion the version the last move was sent on (-1 once refused)
  * @property {number} nextMoveId
  * @property {Record<number, unknown>} pending moves sent and not answered yet, by id
+ * @property {boolean} reopened a new connection is open and its first snapshot not come yet
  * @property {ChatLine[]} chat
  * @property {GameLog} log
  * @property {ConnState} conn
@@ -110,6 +111,7 @@ export function initialState(code, log = { game: -1, lines: [] }) {
     movedAtVersion: -1,
     nextMoveId: 1,
     pending: {},
+    reopened: false,
     chat: [],
     log,
     conn: 'connecting',
@@ -139,7 +141,10 @@ export function reduce(state, action, env = {}) {
       return receive(s, action.msg, action.at, env);
     case 'status':
       s.conn = action.conn;
-      if (action.conn === 'open') s.resyncing = false;
+      if (action.conn === 'open') {
+        s.resyncing = false;
+        s.reopened = true;
+      }
       if (action.conn === 'lost' && !s.you) s.effects.push({ type: 'check_code' });
       return s;
     case 'games':
@@ -161,7 +166,9 @@ export function reduce(state, action, env = {}) {
       s.nextMoveId = id + 1;
       s.movedAtVersion = game.version;
       s.pending = { ...s.pending, [id]: action.mv };
-      s.effects.push({ type: 'send', msg: { type: 'move', id, version: game.version, mv: action.mv } });
+      // Made while the page reconnects: it goes with the new connection's
+      // snapshot, if the game is still where the player saw it.
+      if (s.conn === 'open' && !s.reopened) s.effects.push({ type: 'send', msg: { type: 'move', id, version: game.version, mv: action.mv } });
       return s;
     }
     case 'ask_legal': {
@@ -226,7 +233,20 @@ function receive(s, msg, at, env) {
       const g = msg.game;
       s.resyncing = false;
       s.legalAsked = { version: -1, parts: [] };
-      s.movedAtVersion = -1;
+      const unanswered = Math.max(-1, ...Object.keys(s.pending).map(Number));
+      if (s.reopened && unanswered >= 0 && s.movedAtVersion === g.version) {
+        // The last move was made while the page reconnected, or its connection
+        // was lost before the answer, and the game is still where the move was
+        // made: the move never reached it (the server that had the table
+        // stopped), so it is sent now. Anything else since would have moved the
+        // version on.
+        const mv = s.pending[unanswered];
+        s.pending = { [unanswered]: mv };
+        s.effects.push({ type: 'send', msg: { type: 'move', id: unanswered, version: g.version, mv } });
+      } else {
+        s.movedAtVersion = -1;
+      }
+      s.reopened = false;
       s.game = { number: g.number ?? 0, version: g.version, view: g.view, awaiting: g.awaiting, outcome: g.outcome, awaitingAt: at };
       return gameChanged(s, g.recent_events ?? [], env);
     }

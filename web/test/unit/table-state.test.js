@@ -183,7 +183,8 @@ test('update: a patch that does not apply drops the game and resyncs', () => {
 });
 
 test('move: one per version, with its id; move_ok and refusals settle it', () => {
-  let s = run([welcome, snapshot(4, {})]);
+  const open = { type: 'status', conn: 'open' };
+  let s = run([open, welcome, snapshot(4, {})]);
   s = run([{ type: 'move', mv: { cell: 2 } }], s);
   assert.deepEqual(sent(s), [{ type: 'move', id: 1, version: 4, mv: { cell: 2 } }]);
   assert.deepEqual(s.pending, { 1: { cell: 2 } });
@@ -193,7 +194,7 @@ test('move: one per version, with its id; move_ok and refusals settle it', () =>
   assert.deepEqual(s.pending, {});
 
   // A refused move may be played again on the same version.
-  s = run([{ type: 'move', mv: { cell: 2 } }, { type: 'error', code: 'illegal_move', message: 'taken', id: 1, rule: 'occupied' }], run([welcome, snapshot(4, {})]));
+  s = run([{ type: 'move', mv: { cell: 2 } }, { type: 'error', code: 'illegal_move', message: 'taken', id: 1, rule: 'occupied' }], run([open, welcome, snapshot(4, {})]));
   assert.deepEqual(s.pending, {});
   assert.equal(s.movedAtVersion, -1);
   assert.deepEqual(s.effects, [{ type: 'error', err: { type: 'error', code: 'illegal_move', message: 'taken', id: 1, rule: 'occupied' } }]);
@@ -258,6 +259,31 @@ test('errors: shown; stale version resyncs; a bad token is forgotten and the soc
   assert.deepEqual(s.effects, [{ type: 'forget_token' }, { type: 'reconnect' }]);
   s = run([{ type: 'error', code: 'no_such_table', message: 'gone' }], s);
   assert.equal(s.fatal?.code, 'no_such_table');
+});
+
+test('a move whose connection was lost before its answer is sent again when the game has not moved on', () => {
+  let s = run([{ type: 'status', conn: 'open' }, welcome, snapshot(4, {}), { type: 'move', mv: { cell: 2 } }]);
+  assert.deepEqual(sent(s), [{ type: 'move', id: 1, version: 4, mv: { cell: 2 } }]);
+  s = run([{ type: 'status', conn: 'lost' }, { type: 'status', conn: 'open' }, welcome, snapshot(4, {})], s);
+  assert.deepEqual(sent(s), [{ type: 'move', id: 1, version: 4, mv: { cell: 2 } }], 'sent again');
+  assert.equal(s.movedAtVersion, 4, 'still on its way: no second move');
+  s = run([{ type: 'move_ok', id: 1, version: 5 }], s);
+  assert.deepEqual(s.pending, {});
+
+  // The game moved on while the connection was away: the move is not sent again.
+  s = run([{ type: 'move', mv: { cell: 3 } }], run([welcome, snapshot(5, {})], s));
+  s = run([{ type: 'status', conn: 'lost' }, { type: 'status', conn: 'open' }, welcome, snapshot(6, {})], s);
+  assert.deepEqual(sent(s), []);
+  assert.equal(s.movedAtVersion, -1);
+  // A move made while the page reconnects waits for the new connection's snapshot.
+  s = run([{ type: 'status', conn: 'lost' }, { type: 'status', conn: 'open' }, welcome, { type: 'move', mv: { cell: 7 } }], s);
+  assert.deepEqual(sent(s), [], 'not before the server says where the game is');
+  s = run([snapshot(6, {})], s);
+  assert.deepEqual(sent(s), [{ type: 'move', id: 3, version: 6, mv: { cell: 7 } }]);
+  s = run([{ type: 'move_ok', id: 3, version: 7 }], s);
+  // A resync on the same connection never sends a move again: its answer comes first.
+  s = run([{ type: 'move', mv: { cell: 4 } }, snapshot(7, {})], s);
+  assert.deepEqual(sent(s), []);
 });
 
 test('try_again: for a move, shown and the move forgotten; before the socket closes, a silent reconnect', () => {
