@@ -1,9 +1,7 @@
 //! The HTTP side: the JSON API under `/api` (see `protocol::api`), `/healthz`,
 //! `/readyz` and `/metrics`.
 
-use std::net::SocketAddr;
-
-use axum::extract::{ConnectInfo, DefaultBodyLimit, Path, Query, Request, State};
+use axum::extract::{DefaultBodyLimit, Path, Query, Request, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
@@ -17,7 +15,7 @@ use crate::db::TableRow;
 use crate::records::RecordError;
 use crate::refusal::{self, Refusal};
 use crate::room::TableDoc;
-use crate::{AppState, LookupError, codes};
+use crate::{AppState, ClientAddr, LookupError, codes};
 
 /// An API error: a status, a stable code and the arguments its sentence needs
 /// (the client says the sentence; the server logs it through [`refusal::english`]).
@@ -160,10 +158,11 @@ async fn readyz(State(app): State<AppState>) -> Response {
 }
 
 /// `/metrics`: with `METRICS_TOKEN` set, for requests bearing it; without, for
-/// this machine only (loopback), never for the public.
+/// this machine only (loopback), never for the public (nor for a client behind
+/// a proxy on this machine).
 async fn metrics(
     State(app): State<AppState>,
-    ConnectInfo(addr): ConnectInfo<SocketAddr>,
+    ClientAddr(client): ClientAddr,
     headers: HeaderMap,
 ) -> Response {
     let allowed = match &app.0.config.metrics_token {
@@ -172,7 +171,7 @@ async fn metrics(
             .and_then(|v| v.to_str().ok())
             .and_then(|v| v.strip_prefix("Bearer "))
             .is_some_and(|given| codes::same_secret(given, token)),
-        None => addr.ip().is_loopback(),
+        None => client.is_loopback(),
     };
     if !allowed {
         return (StatusCode::NOT_FOUND, "not found").into_response();
@@ -267,7 +266,7 @@ fn bad_request(refusal: Refusal) -> ApiErr {
 
 async fn create_table(
     State(app): State<AppState>,
-    ConnectInfo(addr): ConnectInfo<SocketAddr>,
+    ClientAddr(client): ClientAddr,
     headers: HeaderMap,
     body: axum::body::Bytes,
 ) -> Result<Json<TableCreated>, ApiErr> {
@@ -290,7 +289,7 @@ async fn create_table(
     if !origin_allowed(&app, &headers) {
         return Err(cross_site());
     }
-    if !app.may_create_table(addr.ip()) {
+    if !app.may_create_table(client) {
         return Err(ApiErr::rate_limited());
     }
     let req: CreateTable =
@@ -304,8 +303,8 @@ async fn create_table(
 
 /// The table of a code (one lookup, with its limiter of wrong guesses, for the
 /// socket and the API: `lookup.rs`).
-async fn find(app: &AppState, code: &str, addr: SocketAddr) -> Result<TableRow, ApiErr> {
-    match app.table_by_code(code, addr.ip()).await {
+async fn find(app: &AppState, code: &str, client: ClientAddr) -> Result<TableRow, ApiErr> {
+    match app.table_by_code(code, client.0).await {
         Ok(Some(row)) => Ok(row),
         Ok(None) => Err(ApiErr::no_such_table()),
         Err(e) => Err(e.into()),
@@ -315,9 +314,9 @@ async fn find(app: &AppState, code: &str, addr: SocketAddr) -> Result<TableRow, 
 async fn code_info(
     State(app): State<AppState>,
     Path(code): Path<String>,
-    ConnectInfo(addr): ConnectInfo<SocketAddr>,
+    client: ClientAddr,
 ) -> Result<Json<CodeInfo>, ApiErr> {
-    let row = find(&app, &code, addr).await?;
+    let row = find(&app, &code, client).await?;
     let doc: TableDoc = serde_json::from_value(row.doc.clone()).map_err(|e| {
         tracing::error!(table = %row.id, error = %e, "a stored table document does not read");
         ApiErr::try_again()
@@ -337,12 +336,12 @@ async fn code_info(
 async fn record(
     State(app): State<AppState>,
     Path(code): Path<String>,
-    ConnectInfo(addr): ConnectInfo<SocketAddr>,
+    client: ClientAddr,
 ) -> Result<Response, ApiErr> {
-    if !app.may_fetch_record(addr.ip()) {
+    if !app.may_fetch_record(client.0) {
         return Err(ApiErr::rate_limited());
     }
-    let row = find(&app, &code, addr).await?;
+    let row = find(&app, &code, client).await?;
     let kind = app.0.games.get(&row.game).ok_or_else(ApiErr::try_again)?;
     match app
         .0

@@ -6,6 +6,8 @@
 //! - `room`: one actor task per table (lobby, game, timers, bots, fan-out), and
 //!   the registry of the rooms in memory.
 //! - `listen`: accepting connections (per-address budget, header timeout).
+//! - `client_addr`: the address a request is counted against (behind trusted
+//!   reverse proxies, the client's from `X-Forwarded-For`).
 //! - `ws`: a WebSocket connection (reader and writer tasks, limits, `hello`).
 //! - `http`: the JSON API under `/api`, health, readiness and metrics.
 //! - `games`: games behind an object-safe adapter, and the registry of kinds.
@@ -18,6 +20,7 @@
 //! - `typegen`: the TypeScript declarations of the protocol and every game.
 
 pub mod budget;
+pub mod client_addr;
 pub mod clock;
 pub mod cluster;
 pub mod codes;
@@ -57,6 +60,7 @@ use protocol::api::{CreateTable, TableCreated};
 use protocol::{ErrorCode, ErrorReason};
 
 pub use crate::budget::{AddressBudget, Bucket};
+pub use crate::client_addr::{ClientAddr, TrustedProxies};
 pub use crate::clock::now_ms;
 pub use crate::lookup::LookupError;
 pub use crate::room::bot_seed;
@@ -76,6 +80,11 @@ pub struct Config {
     /// limit). Enough for a household or a classroom behind one address, not for
     /// one client to exhaust the server's sockets.
     pub max_connections_per_address: usize,
+    /// Reverse proxies in front of the server: their connections are not
+    /// counted against their own address; each of their requests counts against
+    /// the client named by `X-Forwarded-For` (`client_addr.rs`). None by default:
+    /// the header is then ignored.
+    pub trusted_proxies: TrustedProxies,
     /// Time a connection has to send a request's headers.
     pub header_timeout: Duration,
     /// Time a new WebSocket has to say `hello`.
@@ -118,6 +127,7 @@ impl Default for Config {
             rate_per_second: 20.0,
             rate_burst: 40.0,
             max_connections_per_address: 256,
+            trusted_proxies: TrustedProxies::default(),
             header_timeout: Duration::from_secs(10),
             hello_timeout: Duration::from_secs(10),
             write_timeout: Duration::from_secs(10),
@@ -182,7 +192,7 @@ pub struct Shared {
     creations: AddressBudget,
     /// Record requests budget per address.
     record_fetches: AddressBudget,
-    /// New connections per address.
+    /// New connections per address (behind a trusted proxy, requests per client).
     accepts: AddressBudget,
     /// WebSocket messages per address, all its connections together.
     pub(crate) messages: AddressBudget,
@@ -463,8 +473,8 @@ impl AppState {
         self.0.record_fetches.take(ip)
     }
 
-    /// Counts a new WebSocket from `ip`; `None` when the address already has as
-    /// many open as allowed.
+    /// Counts a new connection (or proxied request) from `ip`; `None` when the
+    /// address already has as many open as allowed.
     pub fn address_slot(&self, ip: IpAddr) -> Option<AddressSlot> {
         let limit = self.0.config.max_connections_per_address;
         let mut open = self.0.open_per_address.lock().ok()?;

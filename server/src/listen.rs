@@ -7,17 +7,28 @@
 //! the place of the connection it was upgraded from. A connection must send a
 //! request's headers within `header_timeout`, so sockets that say nothing
 //! cannot pile up until the server runs out of file descriptors.
+//!
+//! A connection from a trusted reverse proxy (`TRUSTED_PROXIES`) is not a
+//! client: it is neither rated nor given a place. Each of its requests is
+//! counted instead against the client it names ([`ClientAddr`]): it takes one of
+//! that client's new connections and holds one of its places until its answer
+//! is sent, or, upgraded to a WebSocket, for the life of the socket. Over
+//! either budget it is answered 429, since closing the connection would fail the
+//! proxy's other clients too.
 
 use std::convert::Infallible;
 use std::future::Future;
-use std::net::SocketAddr;
+use std::net::IpAddr;
+use std::pin::Pin;
 use std::sync::{Arc, Mutex};
+use std::task::{Context, Poll};
 use std::time::Duration;
 
 use axum::Router;
-use axum::body::Body;
-use axum::extract::ConnectInfo;
-use hyper::body::Incoming;
+use axum::body::{Body, Bytes};
+use axum::http::HeaderMap;
+use axum::response::IntoResponse;
+use hyper::body::{Frame, Incoming, SizeHint};
 use hyper::server::conn::http1;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -25,15 +36,21 @@ use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{Semaphore, watch};
 use tower::ServiceExt;
 
+use crate::client_addr::ClientAddr;
 use crate::http::ApiErr;
 use crate::{AddressSlot, AppState};
 
-/// A connection's place in its address's budget, handed to the request so that
-/// a WebSocket upgrade can keep it for the life of the socket.
+/// A connection's place in its address's budget (behind a trusted proxy, a
+/// request's place in its client's), handed to the request so that a WebSocket
+/// upgrade can keep it for the life of the socket.
 #[derive(Clone, Default)]
 pub struct ConnectionSlot(Arc<Mutex<Option<AddressSlot>>>);
 
 impl ConnectionSlot {
+    fn new(slot: AddressSlot) -> ConnectionSlot {
+        ConnectionSlot(Arc::new(Mutex::new(Some(slot))))
+    }
+
     /// Takes the place over (once); `None` if it was already taken.
     pub fn take(&self) -> Option<AddressSlot> {
         self.0.lock().ok().and_then(|mut slot| slot.take())
@@ -72,33 +89,31 @@ pub async fn serve(
             },
             () = &mut shutdown => break,
         };
-        if !app.0.accepts.take(addr.ip()) {
-            // An address opening connections faster than any page or client
-            // needs: dropped before any work is spent on it.
-            app.0.metrics.refused_connections.inc();
-            continue;
-        }
-        let Some(slot) = app.address_slot(addr.ip()) else {
-            app.0.metrics.refused_connections.inc();
-            if let Ok(permit) = Arc::clone(&refusals).try_acquire_owned() {
-                tokio::spawn(async move {
-                    refuse(tcp).await;
-                    drop(permit);
-                });
+        let peer = if app.0.config.trusted_proxies.contains(addr.ip()) {
+            Peer::Proxy(addr.ip())
+        } else {
+            if !app.0.accepts.take(addr.ip()) {
+                // An address opening connections faster than any page or client
+                // needs: dropped before any work is spent on it.
+                app.0.metrics.refused_connections.inc();
+                continue;
             }
-            continue;
+            let Some(slot) = app.address_slot(addr.ip()) else {
+                app.0.metrics.refused_connections.inc();
+                if let Ok(permit) = Arc::clone(&refusals).try_acquire_owned() {
+                    tokio::spawn(async move {
+                        refuse(tcp).await;
+                        drop(permit);
+                    });
+                }
+                continue;
+            };
+            Peer::Client(ClientAddr(addr.ip()), ConnectionSlot::new(slot))
         };
         if let Err(e) = tcp.set_nodelay(true) {
             tracing::debug!(error = %e, "could not set TCP_NODELAY");
         }
-        let connection = connection(
-            tcp,
-            addr,
-            ConnectionSlot(Arc::new(Mutex::new(Some(slot)))),
-            router.clone(),
-            app.0.config.header_timeout,
-            stop_rx.clone(),
-        );
+        let connection = connection(tcp, peer, app.clone(), router.clone(), stop_rx.clone());
         let open = open_rx.clone();
         tokio::spawn(async move {
             connection.await;
@@ -112,24 +127,44 @@ pub async fn serve(
     open_tx.closed().await;
 }
 
+/// Who is at the other end of a connection.
+enum Peer {
+    /// A client, and the place its connection holds.
+    Client(ClientAddr, ConnectionSlot),
+    /// A trusted reverse proxy, by its address.
+    Proxy(IpAddr),
+}
+
 async fn connection(
     tcp: TcpStream,
-    addr: SocketAddr,
-    slot: ConnectionSlot,
+    peer: Peer,
+    app: AppState,
     router: Router,
-    header_timeout: Duration,
     mut stop: watch::Receiver<bool>,
 ) {
+    let header_timeout = app.0.config.header_timeout;
     let service = hyper::service::service_fn(move |mut req: hyper::Request<Incoming>| {
-        req.extensions_mut().insert(ConnectInfo(addr));
-        req.extensions_mut().insert(slot.clone());
+        let admitted = match &peer {
+            Peer::Client(client, slot) => Some((*client, slot.clone())),
+            Peer::Proxy(proxy) => admit_forwarded(&app, *proxy, req.headers()),
+        };
+        let proxied = matches!(peer, Peer::Proxy(_));
         let router = router.clone();
         async move {
-            let response = router.oneshot(req.map(Body::new)).await;
-            Ok::<_, Infallible>(match response {
+            let Some((client, slot)) = admitted else {
+                return Ok::<_, Infallible>(ApiErr::too_many_connections().into_response());
+            };
+            req.extensions_mut().insert(client);
+            req.extensions_mut().insert(slot.clone());
+            let response = match router.oneshot(req.map(Body::new)).await {
                 Ok(response) => response,
                 Err(never) => match never {},
-            })
+            };
+            if !proxied {
+                // The connection holds its place until it closes.
+                return Ok(response);
+            }
+            Ok(response.map(|body| Body::new(Holding { body, _slot: slot })))
         }
     });
     let conn = http1::Builder::new()
@@ -154,6 +189,52 @@ async fn connection(
                 }
             }
         }
+    }
+}
+
+/// A request from a trusted proxy: counted against the client it names, which
+/// must have a new connection and a place left (`None`: answer 429).
+fn admit_forwarded(
+    app: &AppState,
+    proxy: IpAddr,
+    headers: &HeaderMap,
+) -> Option<(ClientAddr, ConnectionSlot)> {
+    let client = ClientAddr::of(proxy, headers, &app.0.config.trusted_proxies);
+    let slot = if app.0.accepts.take(client.0) {
+        app.address_slot(client.0)
+    } else {
+        None
+    };
+    if slot.is_none() {
+        app.0.metrics.refused_connections.inc();
+    }
+    Some((client, ConnectionSlot::new(slot?)))
+}
+
+/// An answer's body that keeps its request's place in the client's budget
+/// until it has been sent.
+struct Holding {
+    body: Body,
+    _slot: ConnectionSlot,
+}
+
+impl hyper::body::Body for Holding {
+    type Data = Bytes;
+    type Error = axum::Error;
+
+    fn poll_frame(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+    ) -> Poll<Option<Result<Frame<Bytes>, axum::Error>>> {
+        Pin::new(&mut self.get_mut().body).poll_frame(cx)
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.body.is_end_stream()
+    }
+
+    fn size_hint(&self) -> SizeHint {
+        self.body.size_hint()
     }
 }
 

@@ -6,15 +6,17 @@
 //! (256; 0 for no limit), `TABLES_PER_MINUTE` (1 after a burst of 10; 0 for no
 //! limit), `RECORDS_PER_MINUTE` (10 after a burst of 20; 0 for no limit),
 //! `IDLE_ROOM_SECS` (900), `ALLOWED_ORIGINS` (comma-separated),
+//! `TRUSTED_PROXIES` (comma-separated addresses and CIDR ranges of reverse
+//! proxies whose `X-Forwarded-For` names the client; none by default),
 //! `METRICS_TOKEN`, `RUST_LOG` (`info`); cluster mode: `NATS_URL` (unset: a
 //! single node), `LEASE_TTL_MS` (10000).
 //! Flags override them: `--port`, `--database-url`, `--data-dir`, `--bot-delay-ms`,
-//! `--max-connections-per-address`, `--tables-per-minute`, `--idle-room-secs`,
-//! `--nats-url`, `--lease-ttl-ms`.
+//! `--max-connections-per-address`, `--tables-per-minute`, `--trusted-proxies`,
+//! `--idle-room-secs`, `--nats-url`, `--lease-ttl-ms`.
 
 use std::time::Duration;
 
-use server::Config;
+use server::{Config, TrustedProxies};
 
 #[cfg(feature = "mimalloc")]
 #[global_allocator]
@@ -22,7 +24,7 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn usage() -> ! {
     eprintln!(
-        "usage: citytable [--port N] [--database-url URL] [--data-dir DIR] [--bot-delay-ms N] [--max-connections-per-address N] [--tables-per-minute N] [--idle-room-secs N] [--nats-url URL] [--lease-ttl-ms N]"
+        "usage: citytable [--port N] [--database-url URL] [--data-dir DIR] [--bot-delay-ms N] [--max-connections-per-address N] [--tables-per-minute N] [--trusted-proxies LIST] [--idle-room-secs N] [--nats-url URL] [--lease-ttl-ms N]"
     );
     std::process::exit(2)
 }
@@ -30,6 +32,13 @@ fn usage() -> ! {
 fn parse<T: std::str::FromStr>(what: &str, value: &str) -> T {
     value.parse().unwrap_or_else(|_| {
         eprintln!("citytable: {what} must be a number, not {value:?}");
+        usage()
+    })
+}
+
+fn trusted_proxies(what: &str, value: &str) -> TrustedProxies {
+    TrustedProxies::parse(value).unwrap_or_else(|e| {
+        eprintln!("citytable: {what}: {e}");
         usage()
     })
 }
@@ -85,6 +94,9 @@ async fn main() {
             .filter(|o| !o.is_empty())
             .collect();
     }
+    if let Ok(list) = std::env::var("TRUSTED_PROXIES") {
+        config.trusted_proxies = trusted_proxies("TRUSTED_PROXIES", &list);
+    }
     if let Ok(token) = std::env::var("METRICS_TOKEN")
         && !token.is_empty()
     {
@@ -117,6 +129,9 @@ async fn main() {
             }
             "--tables-per-minute" => {
                 config.tables_per_minute = parse("--tables-per-minute", &value())
+            }
+            "--trusted-proxies" => {
+                config.trusted_proxies = trusted_proxies("--trusted-proxies", &value())
             }
             "--idle-room-secs" => {
                 config.idle_room = Duration::from_secs(parse("--idle-room-secs", &value()))

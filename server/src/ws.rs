@@ -9,13 +9,12 @@
 //! take within `write_timeout` ends the writer too, so a stalled socket never holds
 //! its queue.
 
-use std::net::SocketAddr;
 use std::sync::Arc;
 
 use axum::Extension;
 use axum::Router;
 use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
-use axum::extract::{ConnectInfo, Path, State};
+use axum::extract::{Path, State};
 use axum::http::HeaderMap;
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
@@ -29,7 +28,7 @@ use crate::http::ApiErr;
 use crate::listen::ConnectionSlot;
 use crate::refusal::Refusal;
 use crate::room::{Outbox, RoomMsg};
-use crate::{AppState, LookupError, OUT_QUEUE};
+use crate::{AppState, ClientAddr, LookupError, OUT_QUEUE};
 
 /// Refused messages after which a flooding connection is closed. With the
 /// burst the bucket allows (40 by default, each answered with up to two frames,
@@ -48,7 +47,7 @@ pub fn routes() -> Router<AppState> {
 async fn upgrade(
     State(app): State<AppState>,
     Path(code): Path<String>,
-    ConnectInfo(addr): ConnectInfo<SocketAddr>,
+    ClientAddr(client): ClientAddr,
     connection_slot: Option<Extension<ConnectionSlot>>,
     headers: HeaderMap,
     ws: WebSocketUpgrade,
@@ -58,14 +57,15 @@ async fn upgrade(
     if !crate::http::origin_allowed(&app, &headers) {
         return crate::http::cross_site().into_response();
     }
-    // The socket keeps the place its HTTP connection held in the address's budget.
+    // The socket keeps the place its HTTP connection (or, behind a proxy, its
+    // request) held in the client's budget.
     let slot = connection_slot
         .and_then(|Extension(slot)| slot.take())
-        .or_else(|| app.address_slot(addr.ip()));
+        .or_else(|| app.address_slot(client));
     let Some(slot) = slot else {
         return ApiErr::too_many_connections().into_response();
     };
-    let room = match app.room_by_code(&code, addr.ip()).await {
+    let room = match app.room_by_code(&code, client).await {
         Ok(Some(room)) => room,
         Ok(None) => return ApiErr::no_such_table().into_response(),
         Err(LookupError::Store) => return ApiErr::try_again().into_response(),
@@ -92,7 +92,7 @@ async fn upgrade(
         .max_message_size(MAX_FRAME_BYTES * 4)
         .max_frame_size(MAX_FRAME_BYTES * 4)
         .on_upgrade(move |socket| async move {
-            connection(app, room, socket, addr.ip()).await;
+            connection(app, room, socket, client).await;
             drop(slot);
         })
 }

@@ -4,7 +4,10 @@
 //! the game, table creation is budgeted per address, the lobby listing is paged,
 //! guessing codes is slowed without refusing right ones, the web surface sends
 //! its security headers and refuses cross-site requests, and a long game's
-//! record is built once and kept within a memory budget.
+//! record is built once and kept within a memory budget. `X-Forwarded-For`
+//! changes no budget unless it comes from a trusted proxy; behind one, each
+//! client has budgets of its own, and what it writes into the header itself
+//! does not change its address.
 //!
 //! Nothing here times the server: each test waits (with a generous bound) for
 //! an outcome, and asserts counts and outcomes.
@@ -14,7 +17,7 @@
 use std::time::Duration;
 
 use serde_json::{Value, json};
-use testkit::client::NoMessage;
+use testkit::client::{NoMessage, Refused};
 use testkit::server::TestServer;
 use testkit::{Client, TestDb, WAIT, both_stores};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -494,5 +497,235 @@ async fn record_fetches_are_budgeted() {
     }
     let (status, body) = srv.get(&format!("/api/tables/{invite}/record")).await;
     assert_eq!((status, body["code"].as_str()), (429, Some("rate_limited")));
+    srv.stop().await;
+}
+
+/// `GET path` as sent with `X-Forwarded-For: forwarded_for`: `(status, body)`.
+async fn get_as(srv: &TestServer, path: &str, forwarded_for: &str) -> (u16, Value) {
+    let (status, _, body) = raw(
+        srv,
+        &format!(
+            "GET {path} HTTP/1.1\r\nhost: test\r\nconnection: close\r\nx-forwarded-for: {forwarded_for}\r\n\r\n"
+        ),
+    )
+    .await;
+    (
+        status,
+        serde_json::from_str(&body).unwrap_or(Value::String(body)),
+    )
+}
+
+/// A table created with `X-Forwarded-For: forwarded_for`: `(status, body)`.
+async fn create_as(srv: &TestServer, forwarded_for: &str) -> (u16, Value) {
+    let headers = format!("content-type: application/json\r\nx-forwarded-for: {forwarded_for}\r\n");
+    let request = json!({
+        "game": "tic-tac-toe", "name": "Ana",
+        "settings": {"seats": 2, "options": {}, "spectators_allowed": true, "public": false}
+    });
+    let (status, _, body) = raw(srv, &post("/api/tables", &headers, &request.to_string())).await;
+    (
+        status,
+        serde_json::from_str(&body).unwrap_or(Value::String(body)),
+    )
+}
+
+/// A table socket opened with `X-Forwarded-For: forwarded_for`.
+async fn socket_as(srv: &TestServer, invite: &str, forwarded_for: &str) -> Result<Client, Refused> {
+    Client::open_with(&srv.ws_url(invite), &[("x-forwarded-for", forwarded_for)]).await
+}
+
+/// Asserts that `answer` is the 429 of an address over its budget.
+fn assert_refused(answer: (u16, Value), what: &str) {
+    let (status, body) = answer;
+    assert_eq!(
+        (status, body["code"].as_str()),
+        (429, Some("rate_limited")),
+        "{what}: {body}"
+    );
+}
+
+/// Asserts that a socket was refused with that 429.
+fn assert_socket_refused(opened: Result<Client, Refused>, what: &str) {
+    match opened {
+        Err(refused) => assert_refused((refused.status().unwrap_or(0), refused.json()), what),
+        Ok(_) => panic!("{what}: the socket was opened"),
+    }
+}
+
+/// Without trusted proxies `X-Forwarded-For` is ignored: a client naming a new
+/// address in every request is still counted as the address it connects from.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn forwarded_for_is_ignored_without_trusted_proxies() {
+    let db = TestDb::sqlite();
+    let config = server::Config {
+        max_connections_per_address: 3,
+        table_burst: 3.0,
+        tables_per_minute: 1.0,
+        ..testkit::server::test_config()
+    };
+    let srv = TestServer::start_config(&db, config).await;
+    let (invite, _, _) = srv.create_table("tic-tac-toe", 2, false).await;
+    for i in 1..=2 {
+        let (status, body) = create_as(&srv, &format!("10.0.0.{i}")).await;
+        assert_eq!(status, 200, "{body}");
+    }
+    assert_refused(create_as(&srv, "10.0.0.3").await, "a fourth table");
+
+    let mut sockets = Vec::new();
+    for i in 1..=3 {
+        let opened = socket_as(&srv, &invite, &format!("10.0.1.{i}")).await;
+        sockets.push(opened.expect("a socket within the address's places"));
+    }
+    assert_socket_refused(
+        socket_as(&srv, &invite, "10.0.1.4").await,
+        "a fourth socket",
+    );
+    assert_refused(get_as(&srv, "/healthz", "10.0.1.5").await, "a request");
+    drop(sockets);
+    srv.stop().await;
+}
+
+/// Behind a trusted proxy (every request comes from 127.0.0.1) each client named
+/// by `X-Forwarded-For` has budgets of its own: one that used up its sockets or
+/// table creations is refused while another still gets through, the proxy's
+/// own connections are not limited, and a request holds its client's place only
+/// until it is answered.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn each_client_behind_a_trusted_proxy_has_its_own_budget() {
+    let db = TestDb::sqlite();
+    let config = server::Config {
+        trusted_proxies: server::TrustedProxies::parse("127.0.0.1").unwrap(),
+        max_connections_per_address: 2,
+        table_burst: 2.0,
+        tables_per_minute: 1.0,
+        ..testkit::server::test_config()
+    };
+    let srv = TestServer::start_config(&db, config).await;
+    let (ana, bea) = ("10.0.0.1", "10.0.0.2");
+
+    for _ in 0..2 {
+        let (status, body) = create_as(&srv, ana).await;
+        assert_eq!(status, 200, "{body}");
+    }
+    assert_refused(create_as(&srv, ana).await, "Ana's third table");
+    let (status, body) = create_as(&srv, bea).await;
+    assert_eq!(status, 200, "Bea's first table: {body}");
+    let invite = body["invite_code"].as_str().unwrap().to_owned();
+
+    let mut anas = Vec::new();
+    for _ in 0..2 {
+        anas.push(socket_as(&srv, &invite, ana).await.expect("Ana's socket"));
+    }
+    assert_socket_refused(socket_as(&srv, &invite, ana).await, "Ana's third socket");
+    assert_refused(get_as(&srv, "/healthz", ana).await, "Ana's request");
+    // Bea's places are her own, and the proxy holds more connections than any
+    // one address may.
+    let mut beas = Vec::new();
+    for _ in 0..2 {
+        beas.push(socket_as(&srv, &invite, bea).await.expect("Bea's socket"));
+    }
+    assert_eq!(srv.get("/healthz").await.0, 200, "the proxy itself");
+    assert_socket_refused(socket_as(&srv, &invite, bea).await, "Bea's third socket");
+
+    // A closed socket frees its place.
+    drop(anas.pop());
+    let mut answered = false;
+    for _ in 0..100 {
+        if get_as(&srv, "/healthz", ana).await.0 == 200 {
+            answered = true;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert!(answered, "Ana's closed socket frees her place");
+    // A request gives its place back once answered.
+    for i in 0..6 {
+        let (status, body) = get_as(&srv, "/healthz", "10.0.0.3").await;
+        assert_eq!(status, 200, "request {i}: {body}");
+    }
+    // `/metrics` is for this machine: not for a client behind a proxy on it.
+    assert_eq!(get_as(&srv, "/metrics", "203.0.113.5").await.0, 404);
+    assert_eq!(srv.get_text("/metrics").await.0, 200);
+    drop((anas, beas));
+    srv.stop().await;
+}
+
+/// Behind a trusted proxy the rate of new connections is counted per client
+/// and per request: a client past it is answered 429, another is not.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn requests_behind_a_trusted_proxy_are_rated_per_client() {
+    let db = TestDb::sqlite();
+    let config = server::Config {
+        trusted_proxies: server::TrustedProxies::parse("127.0.0.0/8").unwrap(),
+        ..testkit::server::test_config()
+    };
+    let srv = TestServer::start_config(&db, config).await;
+    // A burst of 400, then 40 a second: far fewer than these requests.
+    let mut refused_after = None;
+    for i in 0..2000 {
+        let (status, body) = get_as(&srv, "/healthz", "10.0.0.1").await;
+        if status != 200 {
+            assert_refused((status, body), "past the rate");
+            refused_after = Some(i);
+            break;
+        }
+    }
+    let refused_after = refused_after.expect("a client past the rate is refused");
+    assert!(
+        refused_after >= 400,
+        "the burst is allowed: {refused_after}"
+    );
+    assert_eq!(
+        get_as(&srv, "/healthz", "10.0.0.2").await.0,
+        200,
+        "another client"
+    );
+    srv.stop().await;
+}
+
+/// What the client writes into `X-Forwarded-For` itself does not change its
+/// address: the proxy appends the address it saw, and that is the one counted.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_forged_forwarded_for_entry_does_not_help() {
+    let db = TestDb::sqlite();
+    let config = server::Config {
+        trusted_proxies: server::TrustedProxies::parse("127.0.0.1").unwrap(),
+        max_connections_per_address: 2,
+        table_burst: 1.0,
+        tables_per_minute: 1.0,
+        ..testkit::server::test_config()
+    };
+    let srv = TestServer::start_config(&db, config).await;
+    let (status, body) = create_as(&srv, "10.0.0.7").await;
+    assert_eq!(status, 200, "{body}");
+    let invite = body["invite_code"].as_str().unwrap().to_owned();
+    for forged in [
+        "1.2.3.4, 10.0.0.7",
+        "5.6.7.8,10.0.0.7",
+        "nonsense, 10.0.0.7",
+    ] {
+        assert_refused(create_as(&srv, forged).await, forged);
+    }
+    let mut sockets = Vec::new();
+    for forged in ["1.2.3.4, 10.0.0.7", "5.6.7.8, 10.0.0.7"] {
+        sockets.push(
+            socket_as(&srv, &invite, forged)
+                .await
+                .expect("a socket within 10.0.0.7's places"),
+        );
+    }
+    assert_socket_refused(
+        socket_as(&srv, &invite, "9.9.9.9, 10.0.0.7").await,
+        "a third socket",
+    );
+    assert_refused(
+        get_as(&srv, "/healthz", "10.0.0.7").await,
+        "10.0.0.7's request",
+    );
+    // Another client is not affected.
+    assert_eq!(get_as(&srv, "/healthz", "1.2.3.4").await.0, 200);
+    let (status, body) = create_as(&srv, "10.0.0.8").await;
+    assert_eq!(status, 200, "{body}");
+    drop(sockets);
     srv.stop().await;
 }
