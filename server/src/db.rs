@@ -11,7 +11,7 @@
 //! writer's [`Fence`], refused with [`StoreError::Fenced`] once that epoch is no longer
 //! the table's. The plain forms pass no fence and behave as with a single node.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
@@ -88,14 +88,27 @@ pub trait Db: Send + Sync + 'static {
         node_id: &'a str,
         ttl: Duration,
     ) -> BoxFut<'a, Result<Option<i64>, StoreError>>;
-    /// Extends a lease still held with `epoch`; `false` once it is lost.
+    /// Extends each lease of `held` (table and epoch) still held; returns the tables whose
+    /// lease was extended: the others are lost.
+    fn renew_leases<'a>(
+        &'a self,
+        node_id: &'a str,
+        held: Vec<(Uuid, i64)>,
+        ttl: Duration,
+    ) -> BoxFut<'a, Result<HashSet<Uuid>, StoreError>>;
+    /// [`Db::renew_leases`] of one lease: `false` once it is lost.
     fn renew_lease<'a>(
         &'a self,
         table_id: Uuid,
         node_id: &'a str,
         epoch: i64,
         ttl: Duration,
-    ) -> BoxFut<'a, Result<bool, StoreError>>;
+    ) -> BoxFut<'a, Result<bool, StoreError>> {
+        Box::pin(async move {
+            let renewed = self.renew_leases(node_id, vec![(table_id, epoch)], ttl);
+            Ok(renewed.await?.contains(&table_id))
+        })
+    }
     /// Gives up a lease held with `epoch`; `false` when it was not held.
     fn release_lease<'a>(
         &'a self,
@@ -250,14 +263,16 @@ impl Db for StoreDb {
     ) -> BoxFut<'a, Result<Option<i64>, StoreError>> {
         self.guarded(self.store.acquire_lease(table_id, node_id, ttl))
     }
-    fn renew_lease<'a>(
+    fn renew_leases<'a>(
         &'a self,
-        table_id: Uuid,
         node_id: &'a str,
-        epoch: i64,
+        held: Vec<(Uuid, i64)>,
         ttl: Duration,
-    ) -> BoxFut<'a, Result<bool, StoreError>> {
-        self.guarded(self.store.renew_lease(table_id, node_id, epoch, ttl))
+    ) -> BoxFut<'a, Result<HashSet<Uuid>, StoreError>> {
+        Box::pin(async move {
+            self.guarded(self.store.renew_leases(node_id, &held, ttl))
+                .await
+        })
     }
     fn release_lease<'a>(
         &'a self,
@@ -549,22 +564,27 @@ impl Db for MemDb {
             Ok(Some(epoch))
         })
     }
-    fn renew_lease<'a>(
+    fn renew_leases<'a>(
         &'a self,
-        table_id: Uuid,
         node_id: &'a str,
-        epoch: i64,
+        held: Vec<(Uuid, i64)>,
         ttl: Duration,
-    ) -> BoxFut<'a, Result<bool, StoreError>> {
+    ) -> BoxFut<'a, Result<HashSet<Uuid>, StoreError>> {
         let (now, node_id) = (self.now_ms(), node_id.to_owned());
         self.with(move |m| {
-            Ok(match m.leases.get_mut(&table_id) {
-                Some(l) if l.node_id == node_id && l.epoch == epoch && l.expires_at_ms > now => {
-                    l.expires_at_ms = now.saturating_add(ttl_ms(ttl));
-                    true
+            let mut renewed = HashSet::new();
+            for (table_id, epoch) in held {
+                match m.leases.get_mut(&table_id) {
+                    Some(l)
+                        if l.node_id == node_id && l.epoch == epoch && l.expires_at_ms > now =>
+                    {
+                        l.expires_at_ms = now.saturating_add(ttl_ms(ttl));
+                        renewed.insert(table_id);
+                    }
+                    _ => {}
                 }
-                _ => false,
-            })
+            }
+            Ok(renewed)
         })
     }
     fn release_lease<'a>(

@@ -710,6 +710,50 @@ async fn an_expired_lease_is_taken_under_the_next_epoch(ctx: &TestStore) {
     assert_eq!(store.acquire_lease(v.id, "b", HELD).await, Ok(Some(2)));
 }
 
+async fn a_round_of_renewals_renews_only_the_leases_still_held(ctx: &TestStore) {
+    let store = &ctx.store;
+    let mut ids = Vec::new();
+    for _ in 0..6 {
+        let t = table(TableStatus::Playing, 1);
+        store.upsert_table(&t).await.expect("table");
+        ids.push(t.id);
+    }
+    let [held, also_held, other_epoch, lapsed, released, others] = ids[..] else {
+        unreachable!()
+    };
+    for id in [held, also_held, other_epoch, released] {
+        assert_eq!(store.acquire_lease(id, "a", HELD).await, Ok(Some(1)));
+    }
+    assert_eq!(store.acquire_lease(lapsed, "a", LAPSED).await, Ok(Some(1)));
+    assert_eq!(store.release_lease(released, "a", 1).await, Ok(true));
+    assert_eq!(store.acquire_lease(others, "b", HELD).await, Ok(Some(1)));
+    let before = store.lease(held).await.expect("lease").expect("held");
+
+    let mut round: Vec<(Uuid, i64)> = vec![
+        (held, 1),
+        (also_held, 1),
+        (other_epoch, 2),
+        (lapsed, 1),
+        (released, 1),
+        (others, 1),
+    ];
+    // More than one statement's worth, most of them no table at all.
+    round.extend((0..1200).map(|_| (Uuid::new_v4(), 1)));
+    let renewed = store
+        .renew_leases("a", &round, HELD * 2)
+        .await
+        .expect("renewed");
+    assert_eq!(renewed, HashSet::from([held, also_held]));
+    let after = store.lease(held).await.expect("lease").expect("held");
+    assert!(after.expires_at_ms > before.expires_at_ms, "extended");
+    assert_eq!((after.node_id.as_str(), after.epoch), ("a", 1));
+    // What was not renewed is as it was: the lapsed lease is free, b's is b's.
+    assert_eq!(store.acquire_lease(lapsed, "b", HELD).await, Ok(Some(2)));
+    let theirs = store.lease(others).await.expect("lease").expect("b's");
+    assert_eq!((theirs.node_id.as_str(), theirs.epoch), ("b", 1));
+    assert_eq!(store.renew_leases("a", &[], HELD).await, Ok(HashSet::new()));
+}
+
 async fn expired_leases_are_listed_and_claimed_once(ctx: &TestStore) {
     let store = &ctx.store;
     let mut tables = Vec::new();
@@ -1119,6 +1163,7 @@ suite!(
     acknowledged_moves_survive_a_killed_process,
     lease_acquire_renew_and_release,
     an_expired_lease_is_taken_under_the_next_epoch,
+    a_round_of_renewals_renews_only_the_leases_still_held,
     expired_leases_are_listed_and_claimed_once,
     a_stale_epoch_cannot_write_and_the_owner_can,
     unfenced_writes_are_unchanged_by_leases,
