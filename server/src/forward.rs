@@ -685,11 +685,6 @@ impl Watches {
         }
     }
 
-    /// How many tables this node listens to.
-    pub fn tables(&self) -> usize {
-        self.0.lock().map(|t| t.len()).unwrap_or(0)
-    }
-
     async fn listen(
         self: Arc<Self>,
         node: String,

@@ -90,18 +90,11 @@ impl Room {
         let without = encode(&ServerMsg::Table {
             table: self.table_info(false),
         });
-        let (seeing, blind): (Vec<u64>, Vec<u64>) = self
-            .conns
-            .iter()
-            .map(|(id, c)| (*id, self.sees_codes(c)))
-            .fold((vec![], vec![]), |(mut seeing, mut blind), (id, codes)| {
-                if codes {
-                    seeing.push(id)
-                } else {
-                    blind.push(id)
-                }
-                (seeing, blind)
-            });
+        let (seeing, blind): (Vec<_>, Vec<_>) =
+            self.conns.iter().partition(|(_, c)| self.sees_codes(c));
+        let ids =
+            |conns: Vec<(&u64, &Conn)>| conns.into_iter().map(|(id, _)| *id).collect::<Vec<_>>();
+        let (seeing, blind) = (ids(seeing), ids(blind));
         self.send_many(seeing, &with);
         self.send_many(blind, &without);
     }
