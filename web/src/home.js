@@ -3,6 +3,7 @@
 import { h, mount, toast } from './dom.js';
 import { t } from './i18n.js';
 import * as api from './api.js';
+import { asRecord, showRecord } from './table/replay.js';
 import { renderError } from './messages.js';
 import { getName, setName, setToken } from './store.js';
 import { gameUI } from './games/index.js';
@@ -26,6 +27,7 @@ export function showHome(root, go) {
   const createBox = h('section', { class: 'card create', id: 'create' }, h('h2', null, t('home.create')));
   const joinBox = h('section', { class: 'card join', id: 'join' });
   const listBox = h('section', { class: 'card public', id: 'public-tables' });
+  const recordBox = h('section', { class: 'card record', id: 'record' });
   const nameBox = h('section', { class: 'card name-card', id: 'name-card' });
 
   mount(
@@ -35,7 +37,7 @@ export function showHome(root, go) {
       { class: 'home' },
       h('div', { class: 'hero' }, h('p', { class: 'tagline' }, t('app.tagline')), skyline()),
       nameBox,
-      h('div', { class: 'home-grid' }, createBox, h('div', { class: 'home-side' }, joinBox, listBox)),
+      h('div', { class: 'home-grid' }, createBox, h('div', { class: 'home-side' }, joinBox, listBox, recordBox)),
     ),
   );
 
@@ -88,6 +90,36 @@ export function showHome(root, go) {
       h('button', { type: 'submit', class: 'primary' }, t('home.join_button')),
     ),
   );
+
+  // Watch a game record kept from a replay.
+  /** @type {(() => void) | null} */
+  let closeRecord = null;
+  const recordInput = /** @type {HTMLInputElement} */ (
+    h('input', {
+      type: 'file',
+      id: 'record-file',
+      accept: '.json,application/json',
+      'aria-label': t('home.record'),
+      onchange: async () => {
+        const file = recordInput.files?.[0];
+        recordInput.value = '';
+        if (!file) return;
+        let record = null;
+        try {
+          record = asRecord(JSON.parse(await file.text()));
+        } catch {
+          // not JSON
+        }
+        if (!record) {
+          toast(t('home.record_bad'));
+          return;
+        }
+        closeRecord?.();
+        closeRecord = showRecord(record, () => (closeRecord = null));
+      },
+    })
+  );
+  mount(recordBox, h('h2', null, t('home.record')), h('p', { class: 'muted' }, t('home.record_hint')), recordInput);
 
   // Create a table.
   /** @type {TableSettings} */
@@ -288,6 +320,7 @@ export function showHome(root, go) {
   return () => {
     stopped = true;
     clearInterval(timer);
+    closeRecord?.();
   };
 }
 

@@ -12,6 +12,7 @@
  * @property {(msg: ClientMsg) => boolean} send sends at once; false when the socket is not open
  * @property {(path: string) => void} go navigates
  * @property {() => void} openReplay fetches the game's record and shows it
+ * @property {boolean} [standalone] a record shown outside any table (read from a file)
  */
 
 export {};

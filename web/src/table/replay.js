@@ -7,6 +7,7 @@ import { t } from '../i18n.js';
 import { gameUI } from '../games/index.js';
 import { replayViews } from '../replay.js';
 import { replayName, seatColor, safe } from './names.js';
+import { initialState, reduce } from './state.js';
 
 /**
  * @typedef {import('./state.js').TableState} TableState
@@ -14,6 +15,7 @@ import { replayName, seatColor, safe } from './names.js';
  * @typedef {import('./context.js').TableCtx} TableCtx
  * @typedef {import('../games/index.js').GameUI} GameUI
  * @typedef {import('../games/index.js').SeatLook} SeatLook
+ * @typedef {import('../wire').GameRecord} GameRecord
  */
 
 /** Milliseconds between steps when playing. */
@@ -64,13 +66,20 @@ function create(ctx, ui, first) {
   const slider = /** @type {HTMLInputElement} */ (h('input', { type: 'range', min: 0, max: last, value: first.step, id: 'replay-slider', oninput: () => go(Number(slider.value)) }));
   const playBtn = h('button', { id: 'replay-play', onclick: () => ctx.dispatch({ type: 'replay_play', playing: !ctx.state().replay?.playing }), 'aria-label': t('table.replay_play') }, '▶');
   const close = () => ctx.dispatch({ type: 'replay_close' });
+  const download = recordFile(record);
   const overlay = h(
     'div',
     { class: 'overlay', id: 'replay' },
     h(
       'div',
       { class: 'overlay-inner card' },
-      h('div', { class: 'replay-bar' }, h('h2', null, t('table.replay')), h('button', { id: 'replay-close', onclick: close }, t('table.replay_close'))),
+      h(
+        'div',
+        { class: 'replay-bar' },
+        h('h2', null, t('table.replay')),
+        h('a', { id: 'replay-download', class: 'button', href: download.href, download: download.name }, t('table.replay_download')),
+        h('button', { id: 'replay-close', onclick: close }, t(ctx.standalone ? 'table.home' : 'table.replay_close')),
+      ),
       h(
         'div',
         { class: 'replay-controls' },
@@ -136,12 +145,92 @@ function create(ctx, ui, first) {
     close() {
       if (playing) clearInterval(playing);
       document.removeEventListener('keydown', onKey);
+      URL.revokeObjectURL(download.href);
       board.destroy?.();
       overlay.remove();
     },
   };
   self.show(first);
   return self;
+}
+
+/**
+ * The record as one JSON file to save: its address and a name saying the game.
+ * @param {GameRecord} record
+ */
+function recordFile(record) {
+  const blob = new Blob([JSON.stringify(record)], { type: 'application/json' });
+  const names = record.names.map((n) => n.replace(/[^\p{L}\p{N}]+/gu, '')).filter(Boolean).join('-');
+  return { href: URL.createObjectURL(blob), name: `citytable-${record.game}${names ? `-${names}` : ''}.json` };
+}
+
+/**
+ * A game record read from a file, if it is one this page can show: its game is
+ * known and its log, views and names agree.
+ * @param {unknown} data
+ * @returns {GameRecord | null}
+ */
+export function asRecord(data) {
+  const r = /** @type {any} */ (data);
+  const ok =
+    r &&
+    typeof r === 'object' &&
+    typeof r.game === 'string' &&
+    gameUI(r.game) !== undefined &&
+    Array.isArray(r.names) &&
+    r.names.every((/** @type {unknown} */ n) => typeof n === 'string') &&
+    Array.isArray(r.entries) &&
+    Array.isArray(r.patches) &&
+    r.patches.length === r.entries.length &&
+    r.patches.every((/** @type {unknown} */ p) => Array.isArray(p)) &&
+    r.first_view !== null &&
+    typeof r.first_view === 'object';
+  if (!ok) return null;
+  try {
+    // Every step's view must build: a patch that does not apply is not a record.
+    const viewAt = replayViews(r);
+    for (let step = 0; step <= r.patches.length; step += 64) viewAt(step);
+    viewAt(r.patches.length);
+  } catch {
+    return null;
+  }
+  return /** @type {GameRecord} */ (r);
+}
+
+/**
+ * Shows a record outside any table (read from a file); closing it calls `done`.
+ * @param {GameRecord} record
+ * @param {() => void} done
+ * @returns {() => void} closes it
+ */
+export function showRecord(record, done) {
+  /** @type {TableState} */
+  let state = initialState('');
+  /** @type {TableCtx} */
+  const ctx = {
+    state: () => state,
+    dispatch: (action) => {
+      state = reduce(state, action);
+      if (state.replay) open?.show(state.replay);
+      else {
+        open?.close();
+        open = null;
+        done();
+      }
+    },
+    send: () => false,
+    go: () => {},
+    openReplay: () => {},
+    standalone: true,
+  };
+  const ui = gameUI(record.game);
+  state = reduce(state, { type: 'replay_open', record });
+  /** @type {ReturnType<typeof create> | null} */
+  let open = ui && state.replay ? create(ctx, ui, state.replay) : null;
+  return () => {
+    open?.close();
+    open = null;
+  };
 }
 
 /**

@@ -3,6 +3,7 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { startServer, launchBrowser, shot } from '../harness.js';
 import { giveName, createTable, waitPlaying, pageToPlay, errorToast } from './helpers.js';
 
@@ -149,7 +150,35 @@ test('two players and a spectator play a whole game of tic-tac-toe', async () =>
   await cleo.page.click('#replay-next');
   const oneMark = await cleo.page.$$eval('#replay .ttt-cell', (els) => els.filter((e) => e.getAttribute('data-owner')).length);
   assert.equal(oneMark, 1);
+
+  // The record downloads as one JSON file: the setup with its seed, every move, the outcome.
+  const [download] = await Promise.all([cleo.page.waitForEvent('download'), cleo.page.click('#replay-download')]);
+  assert.match(download.suggestedFilename(), /^citytable-tic-tac-toe-.+\.json$/);
+  const recordPath = await download.path();
+  const record = JSON.parse(readFileSync(recordPath, 'utf8'));
+  assert.equal(record.entries.length, 5, 'every move');
+  assert.equal(typeof record.seed, 'number');
+  assert.ok(record.outcome, 'the outcome');
   await cleo.page.click('#replay-close');
+
+  // Someone else watches it from the file, on the home page; a file that is not a
+  // record is refused in words.
+  const erin = await browser.person();
+  await erin.page.goto(server.url);
+  await erin.page.setInputFiles('#record-file', { name: 'notes.json', mimeType: 'application/json', buffer: Buffer.from('{"game":"tic-tac-toe"}') });
+  assert.match(await errorToast(erin.page), /not a CityTable game record/);
+  assert.equal(await erin.page.locator('#replay').count(), 0);
+  await erin.page.setInputFiles('#record-file', recordPath);
+  await erin.page.waitForSelector('#replay');
+  assert.match((await erin.page.textContent('#replay-counter')) ?? '', /5 of 5/);
+  const finalMarks = await erin.page.$$eval('#replay .ttt-cell', (els) => els.filter((e) => e.getAttribute('data-owner')).length);
+  assert.equal(finalMarks, 5, 'the last step is the final board');
+  await erin.page.click('#replay-first');
+  await erin.page.click('#replay-close');
+  await erin.page.waitForSelector('#replay', { state: 'detached' });
+  await erin.page.waitForSelector('#record-file');
+  assert.deepEqual(erin.errors, [], 'no script errors');
+  await erin.ctx.close();
 
   // Play again: the host starts a new game with the same seats.
   await ana.page.click('#play-again');
