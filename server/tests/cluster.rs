@@ -31,6 +31,7 @@ use tokio::time::Instant;
 mod cluster_common;
 use cluster_common::{
     CELLS, Game, NATS_URL, TTL_MS, join_when_owned, join_when_owned_as, logged_cells, metric, node,
+    ready_nodes,
 };
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -98,15 +99,11 @@ async fn spectators_on_other_nodes_share_one_message_per_update() {
     let Some(db) = TestDb::postgres().await else {
         return;
     };
-    let a = node(&db, TTL_MS).start().await;
-    let b = node(&db, TTL_MS).start().await;
-    let c = node(&db, TTL_MS).start().await;
-    for n in [&a, &b, &c] {
-        n.readyz_becomes(200, 10).await;
-    }
-    let mut game = Game::start(&a).await;
+    let nodes = ready_nodes(&db, 3).await;
+    let (a, b, c) = (&nodes[0], &nodes[1], &nodes[2]);
+    let mut game = Game::start(a).await;
     let mut watchers = Vec::new();
-    for (i, n) in [&b, &b, &b, &c, &c].into_iter().enumerate() {
+    for (i, n) in [b, b, b, c, c].into_iter().enumerate() {
         let (w, snap) = join_when_owned_as(n, &game.spectate, None, Duration::from_secs(5)).await;
         assert_eq!(snap["version"], 0, "spectator {i}: {snap}");
         watchers.push(w);
@@ -115,7 +112,7 @@ async fn spectators_on_other_nodes_share_one_message_per_update() {
     for w in &mut watchers {
         while w.next_within(Duration::from_millis(300)).await.is_ok() {}
     }
-    let sent_before = metric(&a, "citytable_forwarded_messages_total").await;
+    let sent_before = metric(a, "citytable_forwarded_messages_total").await;
 
     for _ in 0..2 {
         game.play().await;
@@ -135,7 +132,7 @@ async fn spectators_on_other_nodes_share_one_message_per_update() {
         "every spectator gets the same update"
     );
     tokio::time::sleep(Duration::from_millis(300)).await;
-    let sent = metric(&a, "citytable_forwarded_messages_total")
+    let sent = metric(a, "citytable_forwarded_messages_total")
         .await
         .unwrap()
         - sent_before.unwrap();
@@ -146,7 +143,7 @@ async fn spectators_on_other_nodes_share_one_message_per_update() {
 
     // A spectator arriving mid-game: his snapshot, then the next moves in order.
     let (mut late, snap) =
-        join_when_owned_as(&c, &game.spectate, None, Duration::from_secs(5)).await;
+        join_when_owned_as(c, &game.spectate, None, Duration::from_secs(5)).await;
     assert_eq!(snap["version"], 2, "{snap}");
     // One spectator's own answer goes to him alone.
     watchers[0]
@@ -171,19 +168,19 @@ async fn spectators_on_other_nodes_share_one_message_per_update() {
         w.close().await;
     }
     tokio::time::sleep(Duration::from_millis(300)).await;
-    let before = metric(&a, "citytable_forwarded_messages_total")
+    let before = metric(a, "citytable_forwarded_messages_total")
         .await
         .unwrap();
     game.play().await;
     tokio::time::sleep(Duration::from_millis(300)).await;
     assert_eq!(
-        metric(&a, "citytable_forwarded_messages_total")
+        metric(a, "citytable_forwarded_messages_total")
             .await
             .unwrap(),
         before,
         "no spectator is left on another node"
     );
-    for n in [a, b, c] {
+    for n in nodes {
         n.stop().await;
     }
 }

@@ -34,7 +34,9 @@ use testkit::{Client, TestDb};
 use tokio::time::Instant;
 
 mod cluster_common;
-use cluster_common::{CELLS, Game, TTL_MS, join_when_owned, logged_cells, node, node_id, node_on};
+use cluster_common::{
+    CELLS, Game, TTL_MS, join_when_owned, logged_cells, node, node_id, node_on, ready_nodes,
+};
 
 /// A tic-tac-toe game that fills the board without a line: nine moves, a draw.
 const DRAW: [u64; 9] = [0, 4, 8, 2, 6, 3, 5, 7, 1];
@@ -522,17 +524,12 @@ async fn owners(db: &TestDb, nodes: &[Proc], invites: &[String]) -> (Vec<usize>,
 
 /// Three ready nodes on `db`, the clients' list of them, and what the clients see.
 async fn three_nodes(db: &TestDb) -> (Vec<Proc>, Arc<Live>, Arc<Seen>) {
-    let mut nodes = Vec::new();
-    for _ in 0..3 {
-        nodes.push(node(db, TTL_MS).start().await);
-    }
+    let nodes = ready_nodes(db, 3).await;
     let live = Arc::new(Live::default());
-    let seen = Arc::new(Seen::default());
     for n in &nodes {
-        n.readyz_becomes(200, 10).await;
         live.add(n.addr);
     }
-    (nodes, live, seen)
+    (nodes, live, Arc::new(Seen::default()))
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -29,6 +29,18 @@ pub fn node_on(db: &TestDb, ttl_ms: u64, nats_url: &str) -> Launch {
         .env("LEASE_TTL_MS", &ttl_ms.to_string())
 }
 
+/// `count` nodes on `db`, each ready (its `/readyz` answers 200).
+pub async fn ready_nodes(db: &TestDb, count: usize) -> Vec<Proc> {
+    let mut nodes = Vec::new();
+    for _ in 0..count {
+        nodes.push(node(db, TTL_MS).start().await);
+    }
+    for n in &nodes {
+        n.readyz_becomes(200, 10).await;
+    }
+    nodes
+}
+
 /// The node id a process logged at start.
 pub fn node_id(node: &Proc) -> Option<String> {
     let log = node.log.lock().unwrap();

@@ -35,7 +35,7 @@ export function replayOverlay(ctx) {
         open.close();
         open = null;
       }
-      const ui = state.table ? gameUI(state.table.game) : undefined;
+      const ui = replay ? gameUI(replay.record.game) : undefined;
       if (!replay || !ui) return;
       if (!open) open = create(ctx, ui, replay);
       if (open.replay !== replay) open.show(replay);
@@ -188,9 +188,8 @@ export function asRecord(data) {
   if (!ok) return null;
   try {
     // Every step's view must build: a patch that does not apply is not a record.
-    const viewAt = replayViews(r);
-    for (let step = 0; step <= r.patches.length; step += 64) viewAt(step);
-    viewAt(r.patches.length);
+    // The last view is built through every patch.
+    replayViews(r)(r.patches.length);
   } catch {
     return null;
   }
@@ -211,26 +210,17 @@ export function showRecord(record, done) {
     state: () => state,
     dispatch: (action) => {
       state = reduce(state, action);
-      if (state.replay) open?.show(state.replay);
-      else {
-        open?.close();
-        open = null;
-        done();
-      }
+      overlay.render(state);
+      if (!state.replay) done();
     },
     send: () => false,
     go: () => {},
     openReplay: () => {},
     standalone: true,
   };
-  const ui = gameUI(record.game);
-  state = reduce(state, { type: 'replay_open', record });
-  /** @type {ReturnType<typeof create> | null} */
-  let open = ui && state.replay ? create(ctx, ui, state.replay) : null;
-  return () => {
-    open?.close();
-    open = null;
-  };
+  const overlay = replayOverlay(ctx);
+  ctx.dispatch({ type: 'replay_open', record });
+  return () => overlay.close();
 }
 
 /**
