@@ -84,9 +84,19 @@ pub struct CodeInfo {
 pub struct GameRecord {
     pub game: String,
     pub seats: u8,
-    /// Revealed only once the game is over.
-    #[ts(type = "number")]
-    pub seed: u64,
+    /// The game's seed as 16 hex digits (its 8 bytes, big-endian), revealed only
+    /// once the game is over.
+    pub seed: String,
+    /// 32 hex digits (16 bytes) drawn with the seed and kept secret with it.
+    #[ts(optional)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub salt: Option<String>,
+    /// What every player was shown when the game started: the SHA-256 of the
+    /// seed's 8 bytes followed by the salt's 16, as 64 hex digits. Absent (with
+    /// `salt`) for games started before commitments were made.
+    #[ts(optional)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub commitment: Option<String>,
     #[ts(type = "unknown")]
     pub options: Value,
     #[ts(optional)]
@@ -106,6 +116,45 @@ pub struct GameRecord {
     #[ts(optional)]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub outcome: Option<Outcome>,
+}
+
+/// The answer of `POST /api/records/verify` (and what `citytable verify` prints
+/// in words): whether a record's revealed seed is the one committed to at the
+/// start, and whether replaying it with the record's moves gives the record's
+/// views and outcome.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct RecordCheck {
+    pub commitment: CommitmentCheck,
+    pub replay: ReplayCheck,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum CommitmentCheck {
+    /// SHA-256(seed ‖ salt) is the commitment.
+    Matches,
+    /// It is not: the seed or the salt is not the one committed to.
+    Differs,
+    /// The record carries no commitment (a game started before they were made).
+    Absent,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(tag = "result", rename_all = "snake_case")]
+pub enum ReplayCheck {
+    /// Every step's public view and the outcome are the record's.
+    Matches { entries: u32 },
+    /// The game does not start from the record's setup (unknown game, seats or
+    /// options).
+    BadSetup,
+    /// The game refuses the record's entry at this index (0-based).
+    Refused { entry: u32 },
+    /// The public view after this many entries is not the record's (0: the
+    /// first view, before any entry).
+    ViewDiffers { step: u32 },
+    /// The replayed game's outcome is not the record's (or one of them is over
+    /// and the other is not).
+    OutcomeDiffers,
 }
 
 /// The body of every 4xx/5xx answer of the HTTP API.

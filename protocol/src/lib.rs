@@ -587,6 +587,12 @@ pub struct GameSnapshot {
     /// updates carried).
     #[serde(default)]
     pub recent_events: Vec<LoggedEvents>,
+    /// SHA-256 of the game's secret seed and salt, as 64 hex digits: the
+    /// record reveals both once the game is over, so anyone can check that the
+    /// shuffles were the ones committed to here (`GameRecord`).
+    #[ts(optional)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub commitment: Option<String>,
 }
 
 /// The events of one move, as its `update` carried them.

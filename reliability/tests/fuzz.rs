@@ -216,6 +216,7 @@ fn decoder_and_moves_on_the_corpus() {
                 let setup = server::games::SetupDoc {
                     seats,
                     seed: 7,
+                    salt: None,
                     options: kind.default_options(),
                     first_seat: None,
                     names: Vec::new(),
@@ -381,6 +382,7 @@ where
     let doc = server::games::SetupDoc {
         seats,
         seed,
+        salt: None,
         options: serde_json::to_value(&setup.options).unwrap(),
         first_seat: None,
         names: Vec::new(),

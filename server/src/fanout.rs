@@ -342,6 +342,7 @@ mod tests {
                 let setup = SetupDoc {
                     seats,
                     seed,
+                    salt: None,
                     options,
                     first_seat: None,
                     names: Vec::new(),

@@ -23,6 +23,11 @@ use std::sync::Arc;
 pub struct SetupDoc {
     pub seats: u8,
     pub seed: u64,
+    /// Drawn with the seed and as secret until the game is over: the players
+    /// are shown `fairness::commitment(seed, salt)` (absent in games stored
+    /// before commitments were made).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub salt: Option<String>,
     pub options: Value,
     pub first_seat: Option<Seat>,
     /// Display names by seat at the start (for the game record).

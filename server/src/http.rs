@@ -5,14 +5,16 @@ use axum::extract::{DefaultBodyLimit, Path, Query, Request, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
-use axum::routing::get;
+use axum::routing::{get, post};
 use axum::{Json, Router};
 use protocol::ErrorCode;
-use protocol::api::{ApiError, CodeInfo, CreateTable, GameInfo, PublicTables, TableCreated};
+use protocol::api::{
+    ApiError, CodeInfo, CreateTable, GameInfo, PublicTables, RecordCheck, TableCreated,
+};
 use uuid::Uuid;
 
 use crate::db::TableRow;
-use crate::records::RecordError;
+use crate::records::{CheckError, MAX_CHECKED_BYTES, RecordError};
 use crate::refusal::{self, Refusal};
 use crate::room::TableDoc;
 use crate::{AppState, ClientAddr, LookupError, codes};
@@ -93,6 +95,7 @@ pub fn routes() -> Router<AppState> {
         .route("/api/tables", get(list_tables).post(create_table))
         .route("/api/tables/{code}", get(code_info))
         .route("/api/tables/{code}/record", get(record))
+        .route("/api/records/verify", post(verify_record))
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
 }
 
@@ -352,6 +355,42 @@ async fn record(
         Ok(record) => Ok(([(header::CONTENT_TYPE, "application/json")], record).into_response()),
         Err(RecordError::NotOver) => Err(ApiErr::new(StatusCode::CONFLICT, ErrorCode::WrongStatus)),
         Err(RecordError::Store | RecordError::Broken) => Err(ApiErr::try_again()),
+    }
+}
+
+/// Checks an uploaded game record (`fairness.rs`): the same check as
+/// `citytable verify`, for the replay page. It spends the address's record
+/// budget, since it replays a whole game.
+async fn verify_record(
+    State(app): State<AppState>,
+    client: ClientAddr,
+    headers: HeaderMap,
+    body: axum::body::Body,
+) -> Result<Json<RecordCheck>, ApiErr> {
+    // Another site's page must not spend its visitor's budget.
+    if !origin_allowed(&app, &headers) {
+        return Err(cross_site());
+    }
+    if !app.may_fetch_record(client.0) {
+        return Err(ApiErr::rate_limited());
+    }
+    match app.0.records.check(&app.0.games, body).await {
+        Ok(check) => Ok(Json(check)),
+        Err(CheckError::Busy) => Err(ApiErr::try_again()),
+        Err(CheckError::TooLarge) => Err(ApiErr(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            Refusal::with(
+                ErrorCode::FrameTooLarge,
+                protocol::ErrorArgs {
+                    max_bytes: u32::try_from(MAX_CHECKED_BYTES).ok(),
+                    ..Default::default()
+                },
+            ),
+        )),
+        Err(CheckError::NotARecord(detail)) => {
+            tracing::debug!(detail, "an uploaded record does not read");
+            Err(ApiErr::new(StatusCode::BAD_REQUEST, ErrorCode::BadMessage))
+        }
     }
 }
 

@@ -25,6 +25,7 @@ pub mod clock;
 pub mod cluster;
 pub mod codes;
 pub mod db;
+pub mod fairness;
 pub mod fanout;
 pub mod forward;
 pub mod games;

@@ -1,4 +1,6 @@
-//! `citytable`: parses configuration (environment, then flags) and runs the server.
+//! `citytable`: parses configuration (environment, then flags) and runs the server;
+//! `citytable verify RECORD.json` checks a finished game's record instead
+//! (`server::fairness`).
 //!
 //! Environment: `PORT` (8080), `DATABASE_URL` (SQLite in `DATA_DIR` when unset;
 //! `memory:` keeps everything in memory, for benchmarks only),
@@ -24,7 +26,7 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn usage() -> ! {
     eprintln!(
-        "usage: citytable [--port N] [--database-url URL] [--data-dir DIR] [--bot-delay-ms N] [--max-connections-per-address N] [--tables-per-minute N] [--trusted-proxies LIST] [--idle-room-secs N] [--nats-url URL] [--lease-ttl-ms N]"
+        "usage: citytable [--port N] [--database-url URL] [--data-dir DIR] [--bot-delay-ms N] [--max-connections-per-address N] [--tables-per-minute N] [--trusted-proxies LIST] [--idle-room-secs N] [--nats-url URL] [--lease-ttl-ms N]\n       citytable verify RECORD.json"
     );
     std::process::exit(2)
 }
@@ -53,8 +55,48 @@ fn lease_ttl(what: &str, value: &str) -> Duration {
     Duration::from_millis(ms)
 }
 
+/// `citytable verify RECORD`: checks a downloaded game record (`-` reads it
+/// from standard input) and exits 0 when its seed is the one committed to and
+/// replaying it gives the record's game, 1 when not, 2 when it is no record.
+fn verify(path: &str) -> ! {
+    use std::io::Read;
+    let mut text = Vec::new();
+    let read = if path == "-" {
+        std::io::stdin().read_to_end(&mut text).map(|_| ())
+    } else {
+        std::fs::read(path).map(|t| text = t)
+    };
+    if let Err(e) = read {
+        eprintln!("citytable verify: {path}: {e}");
+        std::process::exit(2)
+    }
+    match server::fairness::check_record(&server::games::Registry::all(), &text) {
+        Ok(check) => {
+            let (lines, ok) = server::fairness::describe(&check);
+            for line in lines {
+                println!("{line}");
+            }
+            std::process::exit(if ok { 0 } else { 1 })
+        }
+        Err(e) => {
+            eprintln!("citytable verify: {path} is not a game record: {e}");
+            std::process::exit(2)
+        }
+    }
+}
+
 #[tokio::main]
 async fn main() {
+    let mut command = std::env::args().skip(1);
+    if command.next().as_deref() == Some("verify") {
+        match (command.next(), command.next()) {
+            (Some(path), None) => verify(&path),
+            _ => {
+                eprintln!("usage: citytable verify RECORD.json");
+                std::process::exit(2)
+            }
+        }
+    }
     tracing_subscriber::fmt()
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_default_env()

@@ -11,8 +11,11 @@
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
 
-use axum::body::Bytes;
+use std::time::Duration;
+
+use axum::body::{Body, Bytes};
 use engine::Viewer;
+use protocol::api::RecordCheck;
 use protocol::{RawJson, TableStatus};
 use serde::Serialize;
 use serde_json::Value;
@@ -21,7 +24,8 @@ use tokio::sync::Semaphore;
 use uuid::Uuid;
 
 use crate::db::{Db, TableRow};
-use crate::games::{GameKind, SetupDoc};
+use crate::fairness;
+use crate::games::{GameKind, Registry, SetupDoc};
 use crate::views::{ViewJson, diff};
 
 /// Bytes of finished records kept for later requests.
@@ -47,9 +51,31 @@ struct Key {
     updated_at_ms: i64,
 }
 
+/// The largest record `POST /api/records/verify` reads (a long five-player
+/// game's record is a few hundred kilobytes).
+pub const MAX_CHECKED_BYTES: usize = 4 << 20;
+/// Records read and checked at once, so their bodies take at most
+/// `CHECKS_AT_ONCE * MAX_CHECKED_BYTES` of memory.
+const CHECKS_AT_ONCE: usize = 4;
+/// How long a record's upload may take.
+const CHECK_READ_TIMEOUT: Duration = Duration::from_secs(20);
+
+/// Why a record was not checked.
+#[derive(Debug)]
+pub enum CheckError {
+    /// As many checks as allowed are running.
+    Busy,
+    /// The upload was over `MAX_CHECKED_BYTES`, or too slow, or broke off.
+    TooLarge,
+    /// The text is not a game record (the decoder's words, for the log).
+    NotARecord(String),
+}
+
 pub struct Records {
     /// Builds run one at a time: each replays a whole game.
     building: Semaphore,
+    /// Checks of uploaded records (`fairness::check_record`).
+    checking: Semaphore,
     /// Newest last; the oldest go first when the budget is exceeded.
     cache: Mutex<VecDeque<(Key, Bytes)>>,
 }
@@ -58,6 +84,7 @@ impl Default for Records {
     fn default() -> Self {
         Records {
             building: Semaphore::new(1),
+            checking: Semaphore::new(CHECKS_AT_ONCE),
             cache: Mutex::new(VecDeque::new()),
         }
     }
@@ -84,6 +111,25 @@ impl Records {
                 total -= old.len();
             }
         }
+    }
+
+    /// Reads an uploaded record and checks it (`fairness::check_record`) on the
+    /// blocking pool. Refused at once when `CHECKS_AT_ONCE` are running, so a
+    /// slow upload holds one place, never the record builds.
+    pub async fn check(&self, games: &Registry, body: Body) -> Result<RecordCheck, CheckError> {
+        let _place = self.checking.try_acquire().map_err(|_| CheckError::Busy)?;
+        let text = tokio::time::timeout(
+            CHECK_READ_TIMEOUT,
+            axum::body::to_bytes(body, MAX_CHECKED_BYTES),
+        )
+        .await
+        .map_err(|_| CheckError::TooLarge)?
+        .map_err(|_| CheckError::TooLarge)?;
+        let games = games.clone();
+        tokio::task::spawn_blocking(move || fairness::check_record(&games, &text))
+            .await
+            .map_err(|e| CheckError::NotARecord(e.to_string()))?
+            .map_err(CheckError::NotARecord)
     }
 
     /// The record of the table's latest game, as JSON text.
@@ -151,7 +197,11 @@ impl Records {
 struct RecordText<'a> {
     game: &'a str,
     seats: u8,
-    seed: u64,
+    seed: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    salt: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    commitment: Option<String>,
     options: &'a Value,
     #[serde(skip_serializing_if = "Option::is_none")]
     first_seat: Option<u8>,
@@ -192,7 +242,12 @@ fn build(
     let record = RecordText {
         game,
         seats: setup.seats,
-        seed: setup.seed,
+        seed: fairness::seed_hex(setup.seed),
+        salt: setup.salt.as_deref(),
+        commitment: setup
+            .salt
+            .as_deref()
+            .and_then(|salt| fairness::commitment(setup.seed, salt)),
         options: &setup.options,
         first_seat: setup.first_seat,
         names: &setup.names,

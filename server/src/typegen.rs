@@ -28,6 +28,7 @@ pub fn generate() -> Result<String, String> {
         c.visit::<protocol::api::PublicTables>();
         c.visit::<protocol::api::CodeInfo>();
         c.visit::<protocol::api::GameRecord>();
+        c.visit::<protocol::api::RecordCheck>();
         c.visit::<protocol::api::ApiError>();
         c.visit::<protocol::ErrorArgs>();
         c.visit::<engine::EngineRule>();

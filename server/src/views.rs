@@ -583,6 +583,7 @@ mod tests {
             let setup = SetupDoc {
                 seats,
                 seed: 11,
+                salt: None,
                 options,
                 first_seat: None,
                 names: Vec::new(),

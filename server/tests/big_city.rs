@@ -206,7 +206,7 @@ async fn no_foreign_faces_in_any_message(db: &TestDb) {
     }
     let (status, record) = srv.get(&format!("/api/tables/{invite}/record")).await;
     assert_eq!(status, 200);
-    let seed = record["seed"].as_u64().unwrap().to_string();
+    let seed = testkit::record_seed(&record).unwrap().to_string();
     let entries = record["entries"].as_array().unwrap().len() as u64;
     eprintln!("{entries} entries, {moves} client moves");
     for (who, seen) in [("Ana", &seen_a), ("Bo", &seen_b), ("Eve", &seen_s)] {
@@ -253,7 +253,7 @@ async fn bots_play_big_city_like_the_engine(db: &TestDb) {
     };
     let (status, record) = srv.get(&format!("/api/tables/{invite}/record")).await;
     assert_eq!(status, 200);
-    let seed = record["seed"].as_u64().unwrap();
+    let seed = testkit::record_seed(&record).unwrap();
     let setup = Setup {
         seats: 3,
         seed,

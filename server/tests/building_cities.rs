@@ -58,9 +58,7 @@ async fn bots_play_to_the_end(db: &TestDb, mode: &str, levels: &[BotLevel]) {
         json!(testkit::client::record_views(&record).last()),
         json!(view)
     );
-    let seed = record["seed"]
-        .as_u64()
-        .expect("seed revealed after the game");
+    let seed = testkit::record_seed(&record).expect("seed revealed after the game");
     let setup = Setup {
         seats,
         seed,

@@ -59,9 +59,7 @@ async fn bots_play_like_the_engine(db: &TestDb) {
     let snap = late.recv_type("snapshot").await;
     assert!(!logged.is_empty());
     assert_eq!(snap["game"]["recent_events"], json!(logged));
-    let seed = record["seed"]
-        .as_u64()
-        .expect("seed revealed after the game");
+    let seed = testkit::record_seed(&record).expect("seed revealed after the game");
     let setup = Setup {
         seats: 2,
         seed,
@@ -147,6 +145,9 @@ async fn survives_kill_and_restart(db: &TestDb) {
     // The game log, rebuilt by the replay, is the one the moves produced.
     assert_eq!(before["recent_events"].as_array().map(Vec::len), Some(3));
     assert_eq!(snap["game"]["recent_events"], before["recent_events"]);
+    // The seal shown at the start is the same after the restart.
+    assert!(before["commitment"].is_string(), "{before}");
+    assert_eq!(snap["game"]["commitment"], before["commitment"]);
     let mut guest = srv.join(&invite, "x", Some(&guest_token)).await;
     assert_eq!(guest.you["seat"], 1);
     // A token only works at its own table.
@@ -163,10 +164,11 @@ async fn survives_kill_and_restart(db: &TestDb) {
     let (status, record) = srv.get(&format!("/api/tables/{invite}/record")).await;
     assert_eq!(status, 200);
     assert_eq!(record["entries"].as_array().unwrap().len() as u64, last);
+    assert_eq!(record["commitment"], before["commitment"]);
     // The engine alone, replaying the logged moves, ends the same way.
     let setup = Setup {
         seats: 2,
-        seed: record["seed"].as_u64().unwrap(),
+        seed: testkit::record_seed(&record).unwrap(),
         options: Options::default(),
         first_seat: None,
     };

@@ -9,7 +9,8 @@
 //!   patch values written under such a path) a card that is, at `k`, in another
 //!   seat's hand or in a stack;
 //! - a `stack`/`stacks` field that is not a stack number or a stack size (a stack
-//!   order would be card numbers), any `seed` field, the seed in decimal or hex;
+//!   order would be card numbers), any `seed` field, the seed in decimal or hex, the salt
+//!   behind the shuffle commitment (and a snapshot without that commitment);
 //! - a number in an event's sentence that its structured event does not carry and
 //!   that is hidden; a number in an error sentence that is hidden and was not in
 //!   the refused move itself.
@@ -782,6 +783,7 @@ async fn server_run(games: u64, concurrent: u64, nodes: usize) {
     );
     let mut messages = 0u64;
     let mut seeds = Vec::new();
+    let mut salts = Vec::new();
     let mut secret_renderings = Vec::new();
     for g in &done {
         let (status, record) = http(
@@ -792,8 +794,13 @@ async fn server_run(games: u64, concurrent: u64, nodes: usize) {
         )
         .await;
         assert_eq!(status, 200, "{record}");
-        let seed = record["seed"].as_u64().unwrap();
+        let seed = testkit::record_seed(&record).unwrap();
         seeds.push(seed);
+        // The salt hides the seed behind the commitment: as secret as the seed.
+        let salt = record["salt"].as_str().expect("a salt").to_owned();
+        let commitment = record["commitment"].as_str().expect("a commitment");
+        let shown = format!("\"commitment\":\"{commitment}\"");
+        salts.push(salt.clone());
         let setup = Setup {
             seats: record["seats"].as_u64().unwrap() as u8,
             seed,
@@ -842,6 +849,10 @@ async fn server_run(games: u64, concurrent: u64, nodes: usize) {
                 let msg: Value = serde_json::from_str(raw).unwrap();
                 let sec = &secrets[*k as usize];
                 let leaks = check(&msg, raw, o.viewer, sec.mask(o.viewer), allowed, seed);
+                assert!(!raw.contains(&salt), "the salt reached {:?}", o.viewer);
+                if msg["type"] == "snapshot" {
+                    assert!(raw.contains(&shown), "a snapshot without the commitment");
+                }
                 assert!(
                     leaks.is_empty(),
                     "{} to {:?} at version {k}: {leaks:?}\n{raw}",
@@ -875,6 +886,7 @@ async fn server_run(games: u64, concurrent: u64, nodes: usize) {
             let msg: Value = serde_json::from_str(body).unwrap_or(Value::Null);
             let hidden = secrets.iter().fold(0, |m, s| m | s.mask(None));
             let leaks = check(&msg, body, None, hidden, &[], seed);
+            assert!(!body.contains(&salt), "the salt in an HTTP answer");
             assert!(leaks.is_empty(), "HTTP answer: {leaks:?}");
             for t in &g.tokens {
                 assert!(!body.contains(t.as_str()), "a token in an HTTP answer");
@@ -901,6 +913,12 @@ async fn server_run(games: u64, concurrent: u64, nodes: usize) {
             for s in seed_forms(*seed) {
                 assert!(!line.contains(&s), "log line carries a seed: {line}");
             }
+        }
+        for salt in &salts {
+            assert!(
+                !line.contains(salt.as_str()),
+                "log line carries a salt: {line}"
+            );
         }
         for r in &secret_renderings {
             assert!(

@@ -120,9 +120,7 @@ async fn three_bots_play_like_the_engine(db: &TestDb) {
         "patched views match the record"
     );
     assert_eq!(record["outcome"], outcome);
-    let seed = record["seed"]
-        .as_u64()
-        .expect("seed revealed after the game");
+    let seed = testkit::record_seed(&record).expect("seed revealed after the game");
     let setup = Setup {
         seats: 3,
         seed,

@@ -83,3 +83,8 @@ pub fn free_port() -> u16 {
     let l = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
     l.local_addr().expect("addr").port()
 }
+
+/// A game record's revealed seed (16 hex digits in the record).
+pub fn record_seed(record: &Value) -> Option<u64> {
+    u64::from_str_radix(record["seed"].as_str()?, 16).ok()
+}

@@ -83,3 +83,10 @@ export const lookupCode = (code) => call(`/tables/${encodeURIComponent(code)}`);
  * @returns {Promise<GameRecord>}
  */
 export const gameRecord = (code) => call(`/tables/${encodeURIComponent(code)}/record`);
+
+/**
+ * Replays a record on the server (the check `citytable verify` makes).
+ * @param {GameRecord} record
+ * @returns {Promise<import('./wire').RecordCheck>}
+ */
+export const verifyRecord = (record) => call('/records/verify', { method: 'POST', body: JSON.stringify(record) });

@@ -17,6 +17,7 @@ import { errText } from './home.js';
 import { initialState, reduce, mySeat, currentLegal } from './table/state.js';
 import { gameName, seatLooks, safe } from './table/names.js';
 import { renderTitle, renderBanner, renderTimer, renderConn } from './table/banner.js';
+import { rememberCommitment } from './fairness.js';
 import { renderSeats, renderInvite, tickSeats } from './table/seats.js';
 import { renderLobby } from './table/lobby.js';
 import { chatPanel } from './table/chat.js';
@@ -55,6 +56,7 @@ export function showTable(root, code, go, guest = '') {
   const seatsEl = h('section', { class: 'panel seats-panel', id: 'seats' });
   const inviteEl = h('section', { class: 'panel invite-panel', id: 'invite' });
   const logEl = h('section', { class: 'panel log-panel', id: 'log' });
+  const fairEl = h('details', { class: 'panel fair-panel small', id: 'fair', hidden: true });
   const sideEl = h('aside', { class: 'table-side' });
 
   /** @type {TableCtx} */
@@ -67,7 +69,7 @@ export function showTable(root, code, go, guest = '') {
   };
   const chat = chatPanel(ctx);
   const replay = replayOverlay(ctx);
-  sideEl.append(seatsEl, inviteEl, logEl, chat.el, h('p', { class: 'cue-panel small muted', id: 'cue' }, t('cue.when_away'), ' ', cue.el));
+  sideEl.append(seatsEl, inviteEl, logEl, fairEl, chat.el, h('p', { class: 'cue-panel small muted', id: 'cue' }, t('cue.when_away'), ' ', cue.el));
   mount(
     root,
     h('div', { class: 'table-page' }, h('div', { class: 'table-bar' }, title, banner, timerEl, connEl), h('div', { class: 'table-body' }, mainEl, sideEl)),
@@ -122,6 +124,9 @@ export function showTable(root, code, go, guest = '') {
         break;
       case 'keep_token':
         for (const c of effect.codes) setToken(c, effect.token);
+        break;
+      case 'keep_commitment':
+        rememberCommitment(effect.commitment, effect.game, Date.now());
         break;
       case 'forget_token':
         forgetToken(code);
@@ -200,6 +205,7 @@ export function showTable(root, code, go, guest = '') {
     renderInvite(inviteEl, state);
     renderMain();
     renderLog(logEl, state);
+    renderFair(fairEl, state.game?.commitment);
     renderConn(connEl, state);
   }
 
@@ -312,4 +318,26 @@ function askName(root, code, go) {
     })
     .catch(() => {});
   return () => cleanup();
+}
+
+/**
+ * The seal of the game's shuffles: the commitment every player is shown when
+ * it starts (redrawn only when it changes, so an open panel stays open).
+ * @param {HTMLElement} el
+ * @param {string | undefined} commitment
+ */
+function renderFair(el, commitment) {
+  if ((el.dataset.commitment ?? '') === (commitment ?? '')) return;
+  el.dataset.commitment = commitment ?? '';
+  el.hidden = !commitment;
+  if (!commitment) {
+    el.replaceChildren();
+    return;
+  }
+  mount(
+    el,
+    h('summary', null, `${t('fair.sealed')} · `, h('code', null, commitment.slice(0, 8))),
+    h('p', null, t('fair.sealed_detail')),
+    h('p', null, h('code', { class: 'commitment', id: 'fair-commitment-shown' }, commitment)),
+  );
 }

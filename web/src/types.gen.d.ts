@@ -817,6 +817,8 @@ spectator: boolean,
  */
 host_name: string, seats: number, seats_taken: number, };
 
+export type CommitmentCheck = "matches" | "differs" | "absent";
+
 export type CreateTable = { game: string, settings: TableSettings, 
 /**
  * The host's display name; the host takes seat 0.
@@ -878,9 +880,20 @@ id: string, name: string, min_seats: number, max_seats: number, default_options:
 
 export type GameRecord = { game: string, seats: number, 
 /**
- * Revealed only once the game is over.
+ * The game's seed as 16 hex digits (its 8 bytes, big-endian), revealed only
+ * once the game is over.
  */
-seed: number, options: unknown, first_seat?: number, names: Array<string>, 
+seed: string, 
+/**
+ * 32 hex digits (16 bytes) drawn with the seed and kept secret with it.
+ */
+salt?: string, 
+/**
+ * What every player was shown when the game started: the SHA-256 of the
+ * seed's 8 bytes followed by the salt's 16, as 64 hex digits. Absent (with
+ * `salt`) for games started before commitments were made.
+ */
+commitment?: string, options: unknown, first_seat?: number, names: Array<string>, 
 /**
  * The move log (`engine::Entry` values).
  */
@@ -910,7 +923,13 @@ view: unknown, awaiting: AwaitingInfo, outcome?: Outcome,
  * comes back mid-game can show the game log (the same events their
  * updates carried).
  */
-recent_events: Array<LoggedEvents>, };
+recent_events: Array<LoggedEvents>, 
+/**
+ * SHA-256 of the game's secret seed and salt, as 64 hex digits: the
+ * record reveals both once the game is over, so anyone can check that the
+ * shuffles were the ones committed to here (`GameRecord`).
+ */
+commitment?: string, };
 
 export type LoggedEvents = { version: number, events: unknown[], };
 
@@ -1138,6 +1157,10 @@ export type PublicTables = { tables: Array<PublicTable>,
  * The `after` of the next page; absent on the last one.
  */
 next?: string, };
+
+export type RecordCheck = { commitment: CommitmentCheck, replay: ReplayCheck, };
+
+export type ReplayCheck = { "result": "matches", entries: number, } | { "result": "bad_setup" } | { "result": "refused", entry: number, } | { "result": "view_differs", step: number, } | { "result": "outcome_differs" };
 
 export type SeatInfo = { seat: number, occupant: Occupant, };
 

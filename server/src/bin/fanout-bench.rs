@@ -104,6 +104,7 @@ fn main() {
         let setup = SetupDoc {
             seats: SEATS,
             seed: 1000 + g,
+            salt: None,
             options: options.clone(),
             first_seat: None,
             names: Vec::new(),

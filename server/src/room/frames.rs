@@ -152,6 +152,7 @@ impl Room {
                 awaiting: Self::awaiting_info(live),
                 outcome: live.state.outcome(),
                 recent_events: live.recent.logged(),
+                commitment: live.commitment.clone(),
             },
         }))
     }

@@ -37,6 +37,8 @@ pub(super) struct Live {
     pub(super) timer: Option<Timer>,
     pub(super) bot_due: Option<Instant>,
     pub(super) bot_rng: GameRng,
+    /// SHA-256 of the seed and salt, shown to everyone (`fairness.rs`).
+    pub(super) commitment: Option<String>,
     /// Each seat's timeouts in a row.
     pub(super) away: AwayStreaks,
     /// A commit failed: the log may hold more than memory; reload before the next move.
@@ -94,6 +96,10 @@ impl Live {
             id: game.id,
             number: game.number,
             bot_rng: GameRng::new(bot_seed(setup.seed)),
+            commitment: setup
+                .salt
+                .as_deref()
+                .and_then(|salt| crate::fairness::commitment(setup.seed, salt)),
             views: ViewCache::new(state.as_ref(), setup.seats),
             state,
             version,

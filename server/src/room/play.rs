@@ -20,6 +20,7 @@ impl Room {
         let setup = SetupDoc {
             seats: self.doc.settings.seats,
             seed: random_seed(),
+            salt: Some(crate::fairness::new_salt()),
             options: self.doc.settings.options.clone(),
             first_seat: None,
             names: self.doc.seat_names(),

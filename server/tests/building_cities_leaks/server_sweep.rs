@@ -233,7 +233,7 @@ async fn replay(
     )
     .await;
     assert_eq!(status, 200, "{record}");
-    let seed = record["seed"].as_u64().unwrap();
+    let seed = testkit::record_seed(&record).unwrap();
     let mut state = BuildingCities::new(&setup(g.seats, seed, &record["options"])).unwrap();
     let mut truth = Truth::start(&state, seed);
     let viewers: Vec<Option<Seat>> = (0..g.seats).map(Some).chain([None]).collect();

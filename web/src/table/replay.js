@@ -8,6 +8,10 @@ import { gameUI } from '../games/index.js';
 import { replayViews } from '../replay.js';
 import { replayName, seatColor, safe } from './names.js';
 import { initialState, reduce } from './state.js';
+import * as api from '../api.js';
+import { commitmentCheck, seenCommitment } from '../fairness.js';
+import { currentLang } from '../i18n.js';
+import { renderError } from '../messages.js';
 
 /**
  * @typedef {import('./state.js').TableState} TableState
@@ -92,6 +96,7 @@ function create(ctx, ui, first) {
       ),
       caption,
       board.el,
+      fairPanel(record),
     ),
   );
   document.body.append(overlay);
@@ -152,6 +157,59 @@ function create(ctx, ui, first) {
   };
   self.show(first);
   return self;
+}
+
+/**
+ * What makes the record's shuffles provably fair, checked: its revealed seed
+ * against the commitment shown at the start (here, in the page), whether this
+ * browser was shown that commitment, and the replay of the seed with the
+ * record's moves (by the server, as `citytable verify` does).
+ * @param {GameRecord} record
+ */
+function fairPanel(record) {
+  const sealed = commitmentCheck(record);
+  const line = (/** @type {string} */ id, /** @type {string} */ result, /** @type {string} */ text) =>
+    h('p', { id, 'data-result': result, class: `fair-line fair-${result}` }, text);
+  const commitmentLine = line(
+    'fair-commitment',
+    sealed,
+    t(`fair.commitment_${sealed}`, { short: (record.commitment ?? '').slice(0, 16) }),
+  );
+  const seen = record.commitment ? seenCommitment(record.commitment) : undefined;
+  const seenLine = seen ? line('fair-seen', 'matches', t('fair.seen', { date: new Date(seen.at).toLocaleString(currentLang()) })) : null;
+  const replayLine = line('fair-replay', 'checking', t('fair.replay_checking'));
+  api.verifyRecord(record).then(
+    (check) => {
+      const r = check.replay;
+      const result = r.result === 'matches' ? 'matches' : 'differs';
+      replayLine.dataset.result = result;
+      replayLine.className = `fair-line fair-${result}`;
+      replayLine.textContent =
+        r.result === 'matches'
+          ? t('fair.replay_matches', { n: r.entries })
+          : r.result === 'refused'
+            ? t('fair.replay_refused', { i: r.entry + 1 })
+            : r.result === 'view_differs'
+              ? t('fair.replay_view_differs', { i: r.step })
+              : t(`fair.replay_${r.result}`);
+    },
+    (err) => {
+      replayLine.dataset.result = 'failed';
+      replayLine.className = 'fair-line fair-failed';
+      const why =
+        err instanceof api.ApiError ? (err.code === 'unreachable' ? t('home.server_down') : renderError(err)) : String(err);
+      replayLine.textContent = t('fair.replay_failed', { why });
+    },
+  );
+  return h(
+    'section',
+    { class: 'replay-fair', id: 'replay-fair' },
+    h('h3', null, t('fair.title')),
+    commitmentLine,
+    seenLine,
+    replayLine,
+    h('p', { class: 'small muted' }, t('fair.cli')),
+  );
 }
 
 /**

@@ -29,6 +29,7 @@ import { withEvents } from '../gamelog.js';
  * @property {AwaitingInfo} awaiting
  * @property {Outcome | undefined} outcome
  * @property {number} awaitingAt the page's clock (ms) when `awaiting` arrived: the timer's base
+ * @property {string | undefined} commitment SHA-256 of the game's secret seed and salt (fairness.js)
  *
  * @typedef {'connecting' | 'open' | 'lost'} ConnState
  *
@@ -39,6 +40,7 @@ import { withEvents } from '../gamelog.js';
  *
  * @typedef {{type: 'send', msg: ClientMsg}
  *   | {type: 'keep_token', token: string, codes: string[]}
+ *   | {type: 'keep_commitment', commitment: string, game: string}
  *   | {type: 'forget_token'}
  *   | {type: 'reconnect'}
  *   | {type: 'check_code'}
@@ -247,7 +249,8 @@ function receive(s, msg, at, env) {
         s.movedAtVersion = -1;
       }
       s.reopened = false;
-      s.game = { number: g.number ?? 0, version: g.version, view: g.view, awaiting: g.awaiting, outcome: g.outcome, awaitingAt: at };
+      s.game = { number: g.number ?? 0, version: g.version, view: g.view, awaiting: g.awaiting, outcome: g.outcome, awaitingAt: at, commitment: g.commitment };
+      if (g.commitment && s.table) s.effects.push({ type: 'keep_commitment', commitment: g.commitment, game: s.table.game });
       return gameChanged(s, g.recent_events ?? [], env);
     }
     case 'update': {

@@ -5,7 +5,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer, launchBrowser, shot } from '../harness.js';
-import { giveName, createTable, waitPlaying, pageToPlay } from './helpers.js';
+import { giveName, createTable, waitPlaying, pageToPlay, fairChecks } from './helpers.js';
 
 /** @typedef {import('playwright-core').Page} Page */
 
@@ -216,6 +216,9 @@ test('two players and a spectator play Big City', async () => {
   await shot(ana.page, 'end');
   await ana.page.click('#replay-button');
   await ana.page.waitForSelector('#replay svg.city');
+  // The draws were the ones sealed when the game started.
+  const checks = await fairChecks(ana.page);
+  assert.deepEqual([checks.commitment, checks.seen, checks.replay], ['matches', true, 'matches'], checks.text);
   await ana.page.click('#replay-first');
   assert.equal(await ana.page.locator('#replay svg.city .asphalt').count(), 1, 'the replay starts from neighborhood 1 alone');
   assert.equal(await ana.page.locator('#replay [data-face]').count(), 0);

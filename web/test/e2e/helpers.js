@@ -1,5 +1,7 @@
 // Steps a person takes in the browser, shared by the end-to-end scenarios.
 
+import { spawnSync } from 'node:child_process';
+
 /** @typedef {import('playwright-core').Page} Page */
 
 /**
@@ -110,4 +112,31 @@ export function eventsIn(frames, kind) {
     }
   }
   return found;
+}
+
+/**
+ * Waits for the open replay's fairness checks and returns their results:
+ * `commitment` and `replay` (`matches`, `differs`, `absent`, `failed`), and
+ * whether this browser was shown the commitment when the game started.
+ * @param {Page} page
+ */
+export async function fairChecks(page) {
+  await page.waitForSelector('#fair-replay:not([data-result="checking"])', { timeout: 20_000 });
+  return {
+    commitment: await page.getAttribute('#fair-commitment', 'data-result'),
+    replay: await page.getAttribute('#fair-replay', 'data-result'),
+    seen: (await page.locator('#fair-seen').count()) > 0,
+    text: (await page.textContent('#replay-fair')) ?? '',
+  };
+}
+
+/**
+ * `citytable verify FILE`, as anyone would run it on a downloaded record.
+ * @param {string} bin the citytable binary
+ * @param {string} file
+ * @returns {{code: number | null, out: string}}
+ */
+export function verifyRecordFile(bin, file) {
+  const run = spawnSync(bin, ['verify', file], { encoding: 'utf8' });
+  return { code: run.status, out: `${run.stdout}${run.stderr}` };
 }

@@ -9,7 +9,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer, launchBrowser, shot } from '../harness.js';
-import { giveName, waitPlaying, recordFrames } from './helpers.js';
+import { giveName, waitPlaying, recordFrames, fairChecks } from './helpers.js';
 
 /** @typedef {import('playwright-core').Page} Page */
 
@@ -308,6 +308,8 @@ test('a 3-seat My City table: hidden decisions, timer, reconnection, final scori
   // The replay steps through the game from the empty maps.
   await ana.page.click('#replay-button');
   await ana.page.waitForSelector('#replay .mc');
+  const checks = await fairChecks(ana.page);
+  assert.deepEqual([checks.commitment, checks.seen, checks.replay], ['matches', true, 'matches'], checks.text);
   const finalBuildings = await ana.page.locator('#replay .mc-other .building').count();
   assert.ok(finalBuildings >= 4, `the replay ends with the final cities (${finalBuildings} buildings)`);
   await ana.page.click('#replay-first');
@@ -322,6 +324,12 @@ test('a 3-seat My City table: hidden decisions, timer, reconnection, final scori
   assert.match((await cleo.page.textContent('#mc-final h2')) ?? '', /Décompte final/);
   assert.match((await cleo.page.textContent('#mc-final-table')) ?? '', /Plus grand groupe résidentiel/);
   await shot(cleo.page, 'mycity-final-fr');
+  assert.match((await cleo.page.textContent('#fair summary')) ?? '', /Tirages scellés/);
+  await cleo.page.click('#replay-button');
+  const fr = await fairChecks(cleo.page);
+  assert.deepEqual([fr.commitment, fr.replay], ['matches', 'matches'], fr.text);
+  assert.match(fr.text, /Rejouer la graine avec les \d+ coups donne exactement/);
+  await cleo.page.click('#replay-close');
 
   for (const p of [ana, cleo]) assert.deepEqual(p.errors, [], 'no script errors');
   for (const p of [ana, bruno, cleo]) await p.ctx.close();

@@ -3,9 +3,10 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { startServer, launchBrowser, shot } from '../harness.js';
-import { giveName, createTable, waitPlaying, pageToPlay, errorToast } from './helpers.js';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { startServer, launchBrowser, shot, serverBin } from '../harness.js';
+import { giveName, createTable, waitPlaying, pageToPlay, errorToast, fairChecks, verifyRecordFile } from './helpers.js';
 
 /** @type {Awaited<ReturnType<typeof startServer>>} */
 let server;
@@ -67,6 +68,11 @@ test('two players and a spectator play a whole game of tic-tac-toe', async () =>
   await ana.page.click('#start-button');
   for (const p of [ana.page, bruno.page, cleo.page]) await waitPlaying(p);
   assert.equal(await cleo.page.locator('#spectator-badge').count(), 1);
+  // Everyone is shown the same seal of the game's shuffles, and nothing it hides.
+  await cleo.page.click('#fair summary');
+  const sealedAtStart = (await cleo.page.textContent('#fair-commitment-shown')) ?? '';
+  assert.match(sealedAtStart, /^[0-9a-f]{64}$/);
+  assert.equal(await ana.page.getAttribute('#fair', 'data-commitment'), sealedAtStart);
 
   // The player not on turn is refused; nothing changes.
   const first = await pageToPlay([ana.page, bruno.page]);
@@ -151,15 +157,32 @@ test('two players and a spectator play a whole game of tic-tac-toe', async () =>
   const oneMark = await cleo.page.$$eval('#replay .ttt-cell', (els) => els.filter((e) => e.getAttribute('data-owner')).length);
   assert.equal(oneMark, 1);
 
-  // The record downloads as one JSON file: the setup with its seed, every move, the outcome.
+  // The replay proves the shuffles: the revealed seed is the one sealed at the
+  // start, which this browser was shown, and it replays into this very game.
+  const checks = await fairChecks(cleo.page);
+  assert.deepEqual([checks.commitment, checks.seen, checks.replay], ['matches', true, 'matches'], checks.text);
+  assert.match(checks.text, /5 moves deals exactly/);
+  await shot(cleo.page, 'ttt-replay-fair');
+
+  // The record downloads as one JSON file: the setup with its seed, salt and
+  // commitment, every move, the outcome; the command line verifies it.
   const [download] = await Promise.all([cleo.page.waitForEvent('download'), cleo.page.click('#replay-download')]);
   assert.match(download.suggestedFilename(), /^citytable-tic-tac-toe-.+\.json$/);
   const recordPath = await download.path();
   const record = JSON.parse(readFileSync(recordPath, 'utf8'));
   assert.equal(record.entries.length, 5, 'every move');
-  assert.equal(typeof record.seed, 'number');
+  assert.match(record.seed, /^[0-9a-f]{16}$/);
+  assert.equal(record.commitment, sealedAtStart, 'the commitment the players were shown');
   assert.ok(record.outcome, 'the outcome');
+  const verified = verifyRecordFile(serverBin(), recordPath);
+  assert.equal(verified.code, 0, verified.out);
+  assert.match(verified.out, /commitment: matches/);
   await cleo.page.click('#replay-close');
+  // A copy whose seed was changed fails, in the page and on the command line.
+  const forgedPath = join(dirname(recordPath), 'forged.json');
+  writeFileSync(forgedPath, JSON.stringify({ ...record, seed: (BigInt(`0x${record.seed}`) ^ 1n).toString(16).padStart(16, '0') }));
+  const forged = verifyRecordFile(serverBin(), forgedPath);
+  assert.equal(forged.code, 1, forged.out);
 
   // Someone else watches it from the file, on the home page; a file that is not a
   // record is refused in words.
@@ -171,12 +194,22 @@ test('two players and a spectator play a whole game of tic-tac-toe', async () =>
   await erin.page.setInputFiles('#record-file', recordPath);
   await erin.page.waitForSelector('#replay');
   assert.match((await erin.page.textContent('#replay-counter')) ?? '', /5 of 5/);
+  const erinChecks = await fairChecks(erin.page);
+  assert.deepEqual([erinChecks.commitment, erinChecks.seen, erinChecks.replay], ['matches', false, 'matches'], 'Erin never saw the game start');
   const finalMarks = await erin.page.$$eval('#replay .ttt-cell', (els) => els.filter((e) => e.getAttribute('data-owner')).length);
   assert.equal(finalMarks, 5, 'the last step is the final board');
   await erin.page.click('#replay-first');
   await erin.page.click('#replay-close');
   await erin.page.waitForSelector('#replay', { state: 'detached' });
   await erin.page.waitForSelector('#record-file');
+  await erin.page.setInputFiles('#record-file', forgedPath);
+  const forgedChecks = await fairChecks(erin.page);
+  // (Tic-tac-toe's seed only picks who starts, so the forged seed may well replay
+  // into the same game; the seal is what gives it away. server/tests/fairness.rs
+  // shows Big City's and My City's replays parting from a forged seed.)
+  assert.equal(forgedChecks.commitment, 'differs', forgedChecks.text);
+  assert.match(forgedChecks.text, /✗ The revealed seed is not the one sealed/);
+  await erin.page.click('#replay-close');
   assert.deepEqual(erin.errors, [], 'no script errors');
   await erin.ctx.close();
 

@@ -108,7 +108,8 @@ test('table: a changed status or settings drops the host\'s draft; play again cl
 
 test('snapshot: the game, its timer base and the latest moves\' events in the log', () => {
   const s = reduce(run([welcome]), { type: 'server', msg: snapshot(5, { board: [1] }, [{ version: 4, events: ['four'] }, { version: 5, events: ['five'] }]), at: 777 }, env);
-  assert.deepEqual(s.game, { number: 1, version: 5, view: { board: [1] }, awaiting: { seats: [0] }, outcome: undefined, awaitingAt: 777 });
+  assert.deepEqual(s.game, { number: 1, version: 5, view: { board: [1] }, awaiting: { seats: [0] }, outcome: undefined, awaitingAt: 777, commitment: undefined });
+  assert.ok(!s.effects.some((e) => e.type === 'keep_commitment'), 'no commitment, nothing to keep');
   assert.deepEqual(
     s.log.lines.map((l) => l.text),
     ['five', 'four'],
@@ -117,6 +118,18 @@ test('snapshot: the game, its timer base and the latest moves\' events in the lo
   // A log kept from another game of the table is dropped.
   const other = reduce(initialState('INVITE', { game: 7, lines: [{ text: 'old', version: 1 }] }), { type: 'server', msg: snapshot(0, {}, [], 8), at: 0 }, env);
   assert.deepEqual(other.log, { game: 8, lines: [] });
+});
+
+test('snapshot: the shuffle commitment is kept with the game and remembered by the page', () => {
+  const msg = snapshot(0, {});
+  const commitment = 'ab'.repeat(32);
+  /** @type {any} */ (msg).game.commitment = commitment;
+  const s = run([welcome, msg]);
+  assert.equal(s.game?.commitment, commitment);
+  assert.deepEqual(
+    s.effects.filter((e) => e.type === 'keep_commitment'),
+    [{ type: 'keep_commitment', commitment, game: 'tic-tac-toe' }],
+  );
 });
 
 test('snapshot: an outcome finishes the table', () => {

@@ -1,0 +1,231 @@
+//! Provably fair shuffles: every game's seed comes with a secret salt, the
+//! players see `SHA-256(seed ‖ salt)` when it starts, and its record reveals
+//! both once it is over. [`check_record`] is the check anyone can run on a
+//! record (`citytable verify`, `POST /api/records/verify`): the seed is the one
+//! committed to, and replaying it with the record's moves gives every view the
+//! record shows, so every card, tile and draw dealt came from that seed.
+
+use engine::{Outcome, Viewer};
+use protocol::RawJson;
+use protocol::api::{CommitmentCheck, ReplayCheck};
+use serde::Deserialize;
+use serde_json::Value;
+use sha2::{Digest, Sha256};
+use uuid::Uuid;
+
+use crate::games::{Registry, SetupDoc};
+
+/// A new salt: 16 bytes from the system's random source, as 32 hex digits.
+pub fn new_salt() -> String {
+    let mut hasher = Sha256::new();
+    hasher.update(Uuid::new_v4().as_bytes());
+    hasher.update(Uuid::new_v4().as_bytes());
+    hex(&hasher.finalize()[..16])
+}
+
+/// The seed as the record writes it: its 8 bytes, big-endian, in hex.
+pub fn seed_hex(seed: u64) -> String {
+    format!("{seed:016x}")
+}
+
+/// `SHA-256(seed ‖ salt)` in hex: the seed's 8 bytes, big-endian, then the
+/// salt's 16. `None` if the salt is not 32 hex digits.
+pub fn commitment(seed: u64, salt: &str) -> Option<String> {
+    let salt = unhex(salt).filter(|s| s.len() == 16)?;
+    let mut hasher = Sha256::new();
+    hasher.update(seed.to_be_bytes());
+    hasher.update(&salt);
+    Some(hex(&hasher.finalize()))
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+fn unhex(text: &str) -> Option<Vec<u8>> {
+    if !text.len().is_multiple_of(2) {
+        return None;
+    }
+    (0..text.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(text.get(i..i + 2)?, 16).ok())
+        .collect()
+}
+
+/// The parts of a `protocol::api::GameRecord` a check reads. The seed may also be
+/// a JSON number, as records written before commitments had it.
+#[derive(Deserialize)]
+struct Record {
+    game: String,
+    seats: u8,
+    seed: SeedText,
+    #[serde(default)]
+    salt: Option<String>,
+    #[serde(default)]
+    commitment: Option<String>,
+    options: Value,
+    #[serde(default)]
+    first_seat: Option<u8>,
+    #[serde(default)]
+    names: Vec<String>,
+    entries: Vec<Box<serde_json::value::RawValue>>,
+    first_view: Value,
+    patches: Vec<json_patch::Patch>,
+    #[serde(default)]
+    outcome: Option<Outcome>,
+}
+
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum SeedText {
+    Hex(String),
+    Number(u64),
+}
+
+/// Checks a record's text. `Err` when it is not a game record at all (with the
+/// decoder's words); otherwise what matched and what did not.
+pub fn check_record(games: &Registry, text: &[u8]) -> Result<protocol::api::RecordCheck, String> {
+    let record: Record = serde_json::from_slice(text).map_err(|e| e.to_string())?;
+    if record.patches.len() != record.entries.len() {
+        return Err(format!(
+            "{} entries but {} patches",
+            record.entries.len(),
+            record.patches.len()
+        ));
+    }
+    let seed = match &record.seed {
+        SeedText::Number(n) => *n,
+        SeedText::Hex(h) if h.len() == 16 => {
+            u64::from_str_radix(h, 16).map_err(|_| format!("the seed {h:?} is not hex"))?
+        }
+        SeedText::Hex(h) => return Err(format!("the seed {h:?} is not 16 hex digits")),
+    };
+    let commitment = match (&record.salt, &record.commitment) {
+        (Some(salt), Some(shown)) => {
+            if commitment(seed, salt).is_some_and(|c| c.eq_ignore_ascii_case(shown)) {
+                CommitmentCheck::Matches
+            } else {
+                CommitmentCheck::Differs
+            }
+        }
+        (None, None) => CommitmentCheck::Absent,
+        // A salt without its commitment, or the reverse, commits to nothing.
+        _ => CommitmentCheck::Differs,
+    };
+    let replay = replay(games, &record, seed);
+    Ok(protocol::api::RecordCheck { commitment, replay })
+}
+
+/// Replays the record's seed and moves and compares every public view (the
+/// first one patched step by step, as a browser shows the record) and the
+/// outcome with the record's.
+fn replay(games: &Registry, record: &Record, seed: u64) -> ReplayCheck {
+    let Some(kind) = games.get(&record.game) else {
+        return ReplayCheck::BadSetup;
+    };
+    let setup = SetupDoc {
+        seats: record.seats,
+        seed,
+        salt: record.salt.clone(),
+        options: record.options.clone(),
+        first_seat: record.first_seat,
+        names: record.names.clone(),
+    };
+    let Ok(mut state) = kind.start(&setup) else {
+        return ReplayCheck::BadSetup;
+    };
+    let public = |state: &dyn crate::games::ErasedGame| {
+        serde_json::from_str::<Value>(&state.view_json(Viewer::Spectator)).ok()
+    };
+    let mut shown = record.first_view.clone();
+    if public(state.as_ref()).as_ref() != Some(&shown) {
+        return ReplayCheck::ViewDiffers { step: 0 };
+    }
+    for (index, (entry, patch)) in record.entries.iter().zip(&record.patches).enumerate() {
+        let number = u32::try_from(index).unwrap_or(u32::MAX);
+        let applied = RawJson::of(entry)
+            .ok()
+            .and_then(|raw| state.try_entry(&raw).ok());
+        let Some(applied) = applied else {
+            return ReplayCheck::Refused { entry: number };
+        };
+        state = applied.state;
+        let step = number.saturating_add(1);
+        if json_patch::patch(&mut shown, patch).is_err()
+            || public(state.as_ref()).as_ref() != Some(&shown)
+        {
+            return ReplayCheck::ViewDiffers { step };
+        }
+    }
+    if state.outcome() != record.outcome {
+        return ReplayCheck::OutcomeDiffers;
+    }
+    ReplayCheck::Matches {
+        entries: u32::try_from(record.entries.len()).unwrap_or(u32::MAX),
+    }
+}
+
+/// What `citytable verify` prints for a check, line by line, and whether all
+/// of it held.
+pub fn describe(check: &protocol::api::RecordCheck) -> (Vec<String>, bool) {
+    let mut lines = Vec::new();
+    lines.push(
+        match check.commitment {
+            CommitmentCheck::Matches => {
+                "commitment: matches (SHA-256 of the revealed seed and salt)"
+            }
+            CommitmentCheck::Differs => {
+                "commitment: DIFFERS: the revealed seed or salt is not the one committed to"
+            }
+            CommitmentCheck::Absent => {
+                "commitment: none (the game started before commitments were made)"
+            }
+        }
+        .to_owned(),
+    );
+    lines.push(match &check.replay {
+        ReplayCheck::Matches { entries } => format!(
+            "replay: matches: the seed and the {entries} logged moves give every view and the outcome of the record"
+        ),
+        ReplayCheck::BadSetup => {
+            "replay: FAILS: the game does not start from the record's setup".to_owned()
+        }
+        ReplayCheck::Refused { entry } => {
+            format!("replay: FAILS: the game refuses entry {entry}")
+        }
+        ReplayCheck::ViewDiffers { step } => {
+            format!("replay: DIFFERS: the view after {step} entries is not the record's")
+        }
+        ReplayCheck::OutcomeDiffers => {
+            "replay: DIFFERS: the outcome is not the record's".to_owned()
+        }
+    });
+    let ok = check.commitment != CommitmentCheck::Differs
+        && matches!(check.replay, ReplayCheck::Matches { .. });
+    (lines, ok)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_commitment_is_sha256_of_the_seed_bytes_then_the_salt_bytes() {
+        // printf 0000000000000001000102030405060708090a0b0c0d0e0f | xxd -r -p | sha256sum
+        assert_eq!(
+            commitment(1, "000102030405060708090a0b0c0d0e0f").as_deref(),
+            Some("5c4fa852ca7e5b038da091b2cbb36c41df33c70fd9afffdebffc61edb938cc16")
+        );
+    }
+
+    #[test]
+    fn a_salt_must_be_16_bytes_of_hex() {
+        assert_eq!(commitment(1, "0001"), None);
+        assert_eq!(commitment(1, "zz0102030405060708090a0b0c0d0e0f"), None);
+        assert_eq!(commitment(1, "é00102030405060708090a0b0c0d0e0"), None);
+        let salt = new_salt();
+        assert_eq!(salt.len(), 32);
+        assert!(commitment(7, &salt).is_some());
+        assert_ne!(salt, new_salt());
+    }
+}

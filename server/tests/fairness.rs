@@ -1,0 +1,191 @@
+//! Provably fair shuffles, for Big City and My City: bots play a whole game
+//! while a player and a spectator watch; both are shown the commitment when it
+//! starts and never the seed or salt; the record reveals a seed and salt whose
+//! SHA-256 is that commitment, and `citytable verify` (and
+//! `POST /api/records/verify`) accept the record and refuse every tampered copy.
+
+#![allow(clippy::unwrap_used)]
+
+use std::process::Command;
+
+use protocol::api::{CommitmentCheck, RecordCheck, ReplayCheck};
+use serde_json::{Value, json};
+use sha2::{Digest, Sha256};
+use testkit::server::TestServer;
+use testkit::{TestDb, citytable_bin};
+
+/// A finished bots' game of `game`: the record, and every frame the host (no
+/// longer seated) and a spectator received.
+async fn bots_game(srv: &TestServer, game: &str, seats: u8) -> (Value, Vec<String>) {
+    let (invite, spectate, token) = srv.create_table(game, seats, false).await;
+    let mut host = srv.join(&invite, "Host", Some(&token)).await;
+    let mut watcher = srv.join(&spectate, "Watcher", None).await;
+    host.send(&json!({"type": "kick", "seat": 0})).await;
+    for seat in 0..seats {
+        host.send(&json!({"type": "add_bot", "seat": seat, "level": "greedy"}))
+            .await;
+    }
+    host.send(&json!({"type": "start"})).await;
+    let mut frames = Vec::new();
+    for client in [&mut watcher, &mut host] {
+        loop {
+            let m = client.recv().await;
+            frames.push(m.to_string());
+            if m["type"] == "update" && m.get("outcome").is_some() {
+                break;
+            }
+        }
+    }
+    let (status, record) = srv.get(&format!("/api/tables/{invite}/record")).await;
+    assert_eq!(status, 200, "{record}");
+    (record, frames)
+}
+
+fn sha256_hex(bytes: &[u8]) -> String {
+    Sha256::digest(bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+fn verify_cli(record: &Value, name: &str) -> (i32, String) {
+    let dir = std::env::temp_dir().join(format!("citytable-verify-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, record.to_string()).unwrap();
+    let out = Command::new(citytable_bin!())
+        .arg("verify")
+        .arg(&path)
+        .output()
+        .unwrap();
+    let _ = std::fs::remove_file(&path);
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr),
+    )
+}
+
+async fn the_record_proves_its_shuffles(game: &str, seats: u8) {
+    let db = TestDb::sqlite();
+    let srv = TestServer::start(&db).await;
+    let (record, frames) = bots_game(&srv, game, seats).await;
+    let salt = record["salt"].as_str().expect("the salt is revealed");
+    let commitment = record["commitment"].as_str().expect("the commitment");
+    let seed = record["seed"].as_str().expect("the seed, in hex");
+    assert_eq!((seed.len(), salt.len(), commitment.len()), (16, 32, 64));
+
+    // Anyone can recompute it: SHA-256 of the seed's 8 bytes, then the salt's 16.
+    let mut bytes = Vec::new();
+    for pair in format!("{seed}{salt}").as_bytes().chunks(2) {
+        bytes.push(u8::from_str_radix(std::str::from_utf8(pair).unwrap(), 16).unwrap());
+    }
+    assert_eq!(sha256_hex(&bytes), commitment);
+
+    // Both watchers were shown it at the start, and neither the seed nor the salt.
+    let shown = format!("\"commitment\":\"{commitment}\"");
+    let snapshots: Vec<&String> = frames
+        .iter()
+        .filter(|f| f.contains("\"type\":\"snapshot\""))
+        .collect();
+    assert!(snapshots.len() >= 2, "a snapshot for each");
+    assert!(
+        snapshots.iter().all(|f| f.contains(&shown)),
+        "{snapshots:?}"
+    );
+    let seed_number = u64::from_str_radix(seed, 16).unwrap().to_string();
+    for f in &frames {
+        assert!(!f.contains(salt), "the salt leaked: {f}");
+        assert!(
+            !f.contains(seed) && !f.contains(&seed_number),
+            "the seed leaked"
+        );
+    }
+
+    let (code, said) = verify_cli(&record, "good.json");
+    assert_eq!(code, 0, "{said}");
+    assert!(said.contains("commitment: matches"), "{said}");
+    assert!(said.contains("replay: matches"), "{said}");
+    let (status, check) = srv.post("/api/records/verify", &record).await;
+    assert_eq!(status, 200, "{check}");
+    let check: RecordCheck = serde_json::from_value(check).unwrap();
+    assert_eq!(check.commitment, CommitmentCheck::Matches);
+    let entries = record["entries"].as_array().unwrap().len() as u32;
+    assert_eq!(check.replay, ReplayCheck::Matches { entries });
+
+    // Another seed, even with a salt and commitment that agree with it, does not
+    // give the game that was played.
+    let mut other = record.clone();
+    let other_seed = format!("{:016x}", u64::from_str_radix(seed, 16).unwrap() ^ 1);
+    other["seed"] = json!(other_seed);
+    let (code, said) = verify_cli(&other, "other-seed.json");
+    assert_eq!(code, 1, "{said}");
+    assert!(said.contains("commitment: DIFFERS"), "{said}");
+    let check = server::fairness::check_record(
+        &server::games::Registry::all(),
+        other.to_string().as_bytes(),
+    )
+    .unwrap();
+    assert!(
+        matches!(check.replay, ReplayCheck::ViewDiffers { .. }),
+        "{check:?}"
+    );
+    let mut recommitted = other.clone();
+    recommitted["commitment"] = json!(
+        server::fairness::commitment(u64::from_str_radix(&other_seed, 16).unwrap(), salt).unwrap()
+    );
+    let (code, said) = verify_cli(&recommitted, "recommitted.json");
+    assert_eq!(code, 1, "{said}");
+    assert!(said.contains("commitment: matches"), "{said}");
+    assert!(said.contains("replay: DIFFERS"), "{said}");
+
+    // A view changed in the record: the replay finds the step.
+    let mut edited = record.clone();
+    let last = edited["patches"].as_array().unwrap().len() - 1;
+    edited["patches"][last] = json!([]);
+    let check = server::fairness::check_record(
+        &server::games::Registry::all(),
+        edited.to_string().as_bytes(),
+    )
+    .unwrap();
+    assert_eq!(check.commitment, CommitmentCheck::Matches);
+    assert!(
+        matches!(check.replay, ReplayCheck::ViewDiffers { step } if step as usize == last + 1)
+            || check.replay == ReplayCheck::OutcomeDiffers,
+        "{check:?}"
+    );
+    // A move dropped from the log.
+    let mut dropped = record.clone();
+    dropped["entries"].as_array_mut().unwrap().remove(0);
+    dropped["patches"].as_array_mut().unwrap().remove(0);
+    let (code, said) = verify_cli(&dropped, "dropped.json");
+    assert_eq!(code, 1, "{said}");
+    assert!(said.contains("replay: "), "{said}");
+    assert!(!said.contains("replay: matches"), "{said}");
+
+    // Not a record: a clear refusal, from the command and the API.
+    let (code, said) = verify_cli(&json!({"game": game}), "nothing.json");
+    assert_eq!(code, 2, "{said}");
+    assert!(said.contains("is not a game record"), "{said}");
+    let (status, body) = srv.post("/api/records/verify", &json!([1, 2])).await;
+    assert_eq!((status, body["code"].as_str()), (400, Some("bad_message")));
+    let huge = json!("x".repeat(server_record_limit() + 1));
+    let (status, body) = srv.post("/api/records/verify", &huge).await;
+    assert_eq!(
+        (status, body["code"].as_str()),
+        (413, Some("frame_too_large"))
+    );
+}
+
+fn server_record_limit() -> usize {
+    4 << 20
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn big_city_records_prove_their_shuffles() {
+    the_record_proves_its_shuffles("big-city", 3).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn my_city_records_prove_their_shuffles() {
+    the_record_proves_its_shuffles("my-city", 2).await;
+}
