@@ -473,6 +473,7 @@ async fn setup(shared: &Arc<Shared>, cfg: &RoomCfg, index: usize) -> Result<Room
             turn_seconds: None,
             spectators_allowed: true,
             public: false,
+            stand_in: None,
         },
         name: "host".into(),
     })

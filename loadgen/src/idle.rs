@@ -114,6 +114,7 @@ pub async fn run(args: Args) -> Result<(), String> {
                 turn_seconds: None,
                 spectators_allowed: true,
                 public: false,
+                stand_in: None,
             },
             name: "host".into(),
         })

@@ -61,6 +61,9 @@ pub enum ClientMsg {
     },
     /// Give up one's seat before the game starts.
     LeaveSeat,
+    /// A player a bot stands in for is back: he plays his seat again from his
+    /// next decision (saying `hello` with his token does the same).
+    Back,
     /// Host only, before the start: change the table's settings.
     Configure { settings: TableSettings },
     /// Host only: put a bot in a seat (a free seat, or an away player's seat during a game).
@@ -134,6 +137,7 @@ impl ClientMsg {
         let fieldless = matches!(
             msg,
             ClientMsg::LeaveSeat
+                | ClientMsg::Back
                 | ClientMsg::Start
                 | ClientMsg::Resync
                 | ClientMsg::PlayAgain
@@ -444,6 +448,8 @@ pub enum ErrorReason {
     SeatsOccupied,
     /// `bad_settings`: every seat needs a player or a bot to start.
     EmptySeats,
+    /// `bad_settings`: a stand-in takes over after `min` to `max` missed turns.
+    StandInMisses,
 }
 
 /// The recipient at this table.
@@ -475,6 +481,23 @@ pub struct TableSettings {
     pub spectators_allowed: bool,
     /// Listed in the public lobby. Private tables are never listed.
     pub public: bool,
+    /// During a game, a bot plays for a seated player who misses his turns or
+    /// leaves the table, until he comes back; absent: nobody stands in (the
+    /// host may still hand an away seat to a bot for good).
+    #[ts(optional)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stand_in: Option<StandIn>,
+}
+
+/// Who stands in for a player who is not there, and when.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(deny_unknown_fields)]
+pub struct StandIn {
+    pub level: BotLevel,
+    /// The bot takes over after this many of the player's decisions in a row
+    /// timed out (1 to 5), or once his last connection has been closed for
+    /// a while when it is his decision.
+    pub after_misses: u8,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]

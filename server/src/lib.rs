@@ -108,6 +108,9 @@ pub struct Config {
     /// How long a table stays in its lobby, with no game ever started and no
     /// change, before it is deleted as abandoned.
     pub abandoned_table: Duration,
+    /// How long a seated player's last connection must have been closed,
+    /// when it is his decision, before the table's stand-in plays for him.
+    pub left_grace: Duration,
     /// How long a room with nobody connected and no game running stays in
     /// memory; it is loaded again from the store when someone opens one of its
     /// codes.
@@ -125,6 +128,7 @@ impl Default for Config {
             database_url: None,
             data_dir: PathBuf::from("./data"),
             bot_delay: Duration::from_millis(700),
+            left_grace: Duration::from_secs(30),
             rate_per_second: 20.0,
             rate_burst: 40.0,
             max_connections_per_address: 256,
@@ -294,6 +298,7 @@ impl AppState {
             metrics: Arc::clone(&self.0.metrics),
             rooms: Arc::clone(&self.0.rooms),
             bot_delay: self.0.config.bot_delay,
+            left_grace: self.0.config.left_grace,
             idle_room: self.0.config.idle_room,
             lease: lease.clone(),
         };

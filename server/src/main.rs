@@ -4,7 +4,8 @@
 //!
 //! Environment: `PORT` (8080), `DATABASE_URL` (SQLite in `DATA_DIR` when unset;
 //! `memory:` keeps everything in memory, for benchmarks only),
-//! `DATA_DIR` (`./data`), `BOT_DELAY_MS` (700), `MAX_CONNECTIONS_PER_ADDRESS`
+//! `DATA_DIR` (`./data`), `BOT_DELAY_MS` (700), `LEFT_GRACE_MS` (30000),
+//! `MAX_CONNECTIONS_PER_ADDRESS`
 //! (256; 0 for no limit), `TABLES_PER_MINUTE` (1 after a burst of 10; 0 for no
 //! limit), `RECORDS_PER_MINUTE` (10 after a burst of 20; 0 for no limit),
 //! `IDLE_ROOM_SECS` (900), `ALLOWED_ORIGINS` (comma-separated),
@@ -119,6 +120,9 @@ async fn main() {
     }
     if let Ok(ms) = std::env::var("BOT_DELAY_MS") {
         config.bot_delay = Duration::from_millis(parse("BOT_DELAY_MS", &ms));
+    }
+    if let Ok(ms) = std::env::var("LEFT_GRACE_MS") {
+        config.left_grace = Duration::from_millis(parse("LEFT_GRACE_MS", &ms));
     }
     if let Ok(n) = std::env::var("MAX_CONNECTIONS_PER_ADDRESS") {
         config.max_connections_per_address = parse("MAX_CONNECTIONS_PER_ADDRESS", &n);

@@ -105,6 +105,21 @@ async fn bad_input_changes_nothing(db: &TestDb) {
     host.expect_error("bad_settings").await;
     host.send(&json!({"type": "configure", "settings": {"seats": 2, "options": {}, "turn_seconds": 1, "spectators_allowed": true, "public": false}})).await;
     host.expect_error("bad_settings").await;
+    // A stand-in takes over after 1 to 5 missed turns, at a known level.
+    for stand_in in [
+        json!({"level": "greedy", "after_misses": 0}),
+        json!({"level": "greedy", "after_misses": 6}),
+    ] {
+        host.send(&json!({"type": "configure", "settings": {"seats": 2, "options": {}, "spectators_allowed": true, "public": false, "stand_in": stand_in}})).await;
+        let e = host.expect_error("bad_settings").await;
+        assert_eq!(e["args"]["reason"], "stand_in_misses", "{e}");
+        assert_eq!(
+            (e["args"]["min"].as_u64(), e["args"]["max"].as_u64()),
+            (Some(1), Some(5))
+        );
+    }
+    host.send(&json!({"type": "configure", "settings": {"seats": 2, "options": {}, "spectators_allowed": true, "public": false, "stand_in": {"level": "genius", "after_misses": 2}}})).await;
+    host.expect_error("bad_message").await;
 
     guest.send(&json!({"type": "take_seat"})).await;
     guest.recv_type("welcome").await;

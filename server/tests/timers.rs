@@ -8,8 +8,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use axum::extract::ws::Utf8Bytes;
+use engine::BotLevel;
 use protocol::api::{CreateTable, TableCreated};
-use protocol::{ClientMsg, TableSettings};
+use protocol::{ClientMsg, StandIn, TableSettings};
 use serde_json::{Value, json};
 use server::db::{Db, MemDb};
 use server::room::{Outbox, RoomMsg};
@@ -79,6 +80,7 @@ fn settings(turn_seconds: Option<u32>) -> TableSettings {
         turn_seconds,
         spectators_allowed: true,
         public: false,
+        stand_in: None,
     }
 }
 
@@ -568,6 +570,7 @@ async fn a_turn_of_several_moves_resumes_from_its_start() {
             turn_seconds: Some(60),
             spectators_allowed: true,
             public: false,
+            stand_in: None,
         },
         json!({"seats": 2, "seed": 11, "options": Options::default(),
                "first_seat": 0, "names": ["Bot", "Bo"]}),
@@ -623,6 +626,7 @@ async fn an_objection_window_resumes_with_the_time_left_after_a_restart() {
             turn_seconds: Some(120),
             spectators_allowed: true,
             public: false,
+            stand_in: None,
         },
         json!({"seats": 2, "seed": 5, "options": options, "first_seat": 0, "names": ["Bot", "Bo"]}),
         now - 60_000,
@@ -658,4 +662,238 @@ async fn an_objection_window_resumes_with_the_time_left_after_a_restart() {
         "Bo's silence declined: {update}"
     );
     assert!(started.elapsed() <= Duration::from_millis(26_000));
+}
+
+/// The log of the table's latest game: per entry, the seat that moved (`None`
+/// for a timeout) and the stand-in's mark.
+async fn entries(db: &MemDb, invite: &str) -> Vec<(Option<u64>, Option<String>)> {
+    let table = db.table_by_code(invite).await.unwrap().unwrap();
+    let (_, moves) = db.latest_game(table.id).await.unwrap().unwrap();
+    moves
+        .iter()
+        .map(|m| {
+            let e = m.entry.to_value().unwrap();
+            (
+                e["move"]["seat"].as_u64(),
+                e["move"]["stand_in"].as_str().map(str::to_owned),
+            )
+        })
+        .collect()
+}
+
+/// A tic-tac-toe game as a connection follows it: the view and whose turn it
+/// is, from its snapshots and updates.
+#[derive(Default)]
+struct Watched {
+    view: Value,
+    awaiting: Value,
+}
+
+impl Watched {
+    /// Takes in a message; the game's version when it was a snapshot or update.
+    fn take(&mut self, m: &Value) -> Option<u64> {
+        match m["type"].as_str()? {
+            "snapshot" => {
+                self.view = m["game"]["view"].clone();
+                self.awaiting = m["game"]["awaiting"]["seats"].clone();
+                m["game"]["version"].as_u64()
+            }
+            "update" => {
+                self.view = testkit::client::patched(&self.view, m);
+                if let Some(a) = m.get("awaiting") {
+                    self.awaiting = a["seats"].clone();
+                }
+                m["version"].as_u64()
+            }
+            _ => None,
+        }
+    }
+
+    fn turn_of(&self, seat: u64) -> bool {
+        self.awaiting == json!([seat])
+    }
+
+    /// A move on the lowest free cell.
+    fn lowest_free(&self, version: u64) -> Value {
+        let cell = self.view["cells"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .position(Value::is_null)
+            .unwrap();
+        json!({"type": "move", "id": version, "version": version, "mv": {"cell": cell}})
+    }
+}
+
+/// Whether an update shows a cell played for `seat` (by him, a bot or a timeout).
+fn played_for(m: &Value, seat: u64) -> bool {
+    m["events"]
+        .as_array()
+        .is_some_and(|events| events.iter().any(|e| e["seat"] == seat))
+}
+
+/// A stand-in table: tic-tac-toe, the host in seat 0 and "Guest" in seat 1.
+async fn stand_in_table(
+    app: &AppState,
+    turn_seconds: Option<u32>,
+    after_misses: u8,
+) -> (TableCreated, Conn, Conn, String) {
+    let created = app
+        .create_table(CreateTable {
+            game: "tic-tac-toe".into(),
+            settings: TableSettings {
+                stand_in: Some(StandIn {
+                    level: BotLevel::Greedy,
+                    after_misses,
+                }),
+                ..settings(turn_seconds)
+            },
+            name: "Host".into(),
+        })
+        .await
+        .expect("table");
+    let host = Conn::join(
+        app,
+        &created.invite_code,
+        "Host",
+        Some(created.token.clone()),
+    )
+    .await;
+    let mut guest = Conn::join(app, &created.invite_code, "Guest", None).await;
+    guest.send(json!({"type": "take_seat"})).await;
+    let token = loop {
+        let w = guest.recv_type("welcome").await;
+        if let Some(t) = w["you"]["token"].as_str() {
+            break t.to_owned();
+        }
+    };
+    host.send(json!({"type": "start"})).await;
+    (created, host, guest, token)
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_stand_in_plays_for_a_player_who_misses_his_turns_until_he_is_back() {
+    let db = Arc::new(MemDb::default());
+    let app = AppState::new(
+        db.clone(),
+        Config {
+            bot_delay: Duration::ZERO,
+            ..Config::default()
+        },
+    );
+    let (created, mut host, guest, _) = stand_in_table(&app, Some(5), 1).await;
+    // The host plays every turn of his; the guest none until a bot has played
+    // for him, then says he is back and plays his next turn himself.
+    let mut game = Watched::default();
+    let (mut back, mut guest_played, mut marked_away) = (false, false, false);
+    let outcome = loop {
+        let m = host.recv().await;
+        if m["type"] == "table" {
+            marked_away |= m["table"]["seats"][1]["occupant"]["away"] == true;
+        }
+        let Some(version) = game.take(&m) else {
+            continue;
+        };
+        if let Some(o) = m.get("outcome") {
+            break o.clone();
+        }
+        // (His timeout plays a cell too; the seat is marked away after it.)
+        if played_for(&m, 1) && marked_away && !back {
+            guest.send(json!({"type": "back"})).await;
+            back = true;
+        }
+        if game.turn_of(0) {
+            host.send(game.lowest_free(version)).await;
+        } else if game.turn_of(1) && back && !guest_played {
+            guest.send(game.lowest_free(version)).await;
+            guest_played = true;
+        }
+    };
+    assert!(outcome["winners"].is_array());
+    let log = entries(&db, &created.invite_code).await;
+    let guest_entries: Vec<_> = log
+        .iter()
+        .skip_while(|(seat, _)| *seat == Some(0))
+        .filter(|(seat, _)| *seat != Some(0))
+        .collect();
+    // His first decision timed out (one miss), then the bot played for him,
+    // marked in the log; after `back` his own move carries no mark.
+    assert_eq!(guest_entries[0], &(None, None), "{log:?}");
+    assert_eq!(
+        guest_entries[1],
+        &(Some(1), Some("greedy".to_owned())),
+        "{log:?}"
+    );
+    assert!(guest_played, "his next turn came: {log:?}");
+    assert_eq!(guest_entries[2], &(Some(1), None), "{log:?}");
+    assert!(
+        log.iter()
+            .all(|(seat, mark)| *seat != Some(0) || mark.is_none()),
+        "the host's moves are his own: {log:?}"
+    );
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_stand_in_plays_for_a_player_gone_past_the_grace_until_he_reconnects() {
+    let db = Arc::new(MemDb::default());
+    let app = AppState::new(
+        db.clone(),
+        Config {
+            bot_delay: Duration::ZERO,
+            left_grace: Duration::from_secs(30),
+            ..Config::default()
+        },
+    );
+    let (created, mut host, guest, token) = stand_in_table(&app, None, 3).await;
+    let guest_id = guest.id;
+    let room = guest.room.clone();
+    let mut guest = Some(guest);
+    let mut game = Watched::default();
+    let mut left_at = None;
+    let mut stood_in_after = None;
+    let mut guest_played = false;
+    let outcome = loop {
+        let m = host.recv().await;
+        let Some(version) = game.take(&m) else {
+            continue;
+        };
+        if let Some(o) = m.get("outcome") {
+            break o.clone();
+        }
+        if played_for(&m, 1) && stood_in_after.is_none() {
+            stood_in_after = left_at.map(|t: Instant| t.elapsed());
+            // He comes back with his token: his seat is his again.
+            guest = Some(Conn::join(&app, &created.invite_code, "x", Some(token.clone())).await);
+        }
+        if game.turn_of(0) {
+            host.send(game.lowest_free(version)).await;
+        } else if game.turn_of(1) && left_at.is_none() {
+            // His turn, and he closes the page.
+            room.send(RoomMsg::Leave { conn: guest_id }).await.unwrap();
+            guest = None;
+            left_at = Some(Instant::now());
+        } else if game.turn_of(1) && stood_in_after.is_some() {
+            guest
+                .as_ref()
+                .unwrap()
+                .send(game.lowest_free(version))
+                .await;
+            guest_played = true;
+        }
+    };
+    assert!(outcome["winners"].is_array());
+    let waited = stood_in_after.expect("a bot played for him");
+    assert!(
+        waited >= Duration::from_secs(30) && waited < Duration::from_secs(31),
+        "the stand-in waits out the grace: {waited:?}"
+    );
+    let log = entries(&db, &created.invite_code).await;
+    let mine: Vec<_> = log.iter().filter(|(seat, _)| *seat == Some(1)).collect();
+    assert_eq!(mine[0], &(Some(1), Some("greedy".to_owned())), "{log:?}");
+    assert!(guest_played, "his next turn came: {log:?}");
+    assert_eq!(
+        mine[1],
+        &(Some(1), None),
+        "back with his token, he plays: {log:?}"
+    );
 }

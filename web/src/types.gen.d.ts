@@ -801,7 +801,7 @@ export type ChatLine = { name: string, seat?: number, text: string,
  */
 at_ms: number, };
 
-export type ClientMsg = { "type": "hello", token?: string, code?: string, name: string, } | { "type": "take_seat", seat?: number, } | { "type": "leave_seat" } | { "type": "configure", settings: TableSettings, } | { "type": "add_bot", seat: number, level: BotLevel, } | { "type": "kick", seat: number, } | { "type": "start" } | { "type": "move", 
+export type ClientMsg = { "type": "hello", token?: string, code?: string, name: string, } | { "type": "take_seat", seat?: number, } | { "type": "leave_seat" } | { "type": "back" } | { "type": "configure", settings: TableSettings, } | { "type": "add_bot", seat: number, level: BotLevel, } | { "type": "kick", seat: number, } | { "type": "start" } | { "type": "move", 
 /**
  * Echoed in the acknowledgement or error.
  */
@@ -870,7 +870,7 @@ problem?: string, };
 
 export type ErrorCode = "bad_message" | "frame_too_large" | "rate_limited" | "hello_first" | "no_such_table" | "bad_token" | "not_host" | "seat_taken" | "not_seated" | "no_spectators" | "wrong_status" | "bad_settings" | "stale_version" | "not_your_turn" | "illegal_move" | "bad_move" | "bad_chat" | "try_again" | "bad_name" | "bad_legal_moves_of" | "no_such_seat" | "spectator" | "table_elsewhere";
 
-export type ErrorReason = "unknown_game" | "seats" | "first_seat" | "option_range" | "option_invalid" | "not_options" | "turn_seconds" | "seats_occupied" | "empty_seats";
+export type ErrorReason = "unknown_game" | "seats" | "first_seat" | "option_range" | "option_invalid" | "not_options" | "turn_seconds" | "seats_occupied" | "empty_seats" | "stand_in_misses";
 
 export type GameInfo = { 
 /**
@@ -1188,6 +1188,14 @@ rule?: string,
  */
 args?: ErrorArgs | Record<string, unknown>, };
 
+export type StandIn = { level: BotLevel, 
+/**
+ * The bot takes over after this many of the player's decisions in a row
+ * timed out (1 to 5), or once his last connection has been closed for
+ * a while when it is his decision.
+ */
+after_misses: number, };
+
 export type TableCreated = { 
 /**
  * Invite code: the link `/t/{invite_code}` lets friends join.
@@ -1232,7 +1240,13 @@ turn_seconds?: number, spectators_allowed: boolean,
 /**
  * Listed in the public lobby. Private tables are never listed.
  */
-public: boolean, };
+public: boolean, 
+/**
+ * During a game, a bot plays for a seated player who misses his turns or
+ * leaves the table, until he comes back; absent: nobody stands in (the
+ * host may still hand an away seat to a bot for good).
+ */
+stand_in?: StandIn, };
 
 export type TableStatus = "lobby" | "playing" | "finished";
 

@@ -91,6 +91,7 @@ async fn preload(dir: &std::path::Path) {
             turn_seconds: None,
             spectators_allowed: true,
             public: false,
+            stand_in: None,
         },
         host: String::new(),
         players: Vec::new(),

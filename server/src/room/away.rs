@@ -23,15 +23,16 @@ impl AwayStreaks {
         }
     }
 
-    /// The decision of `seats` timed out: those of them away from now on.
-    pub(super) fn timed_out(&mut self, seats: &[Seat]) -> Vec<Seat> {
+    /// The decision of `seats` timed out: those of them away from now on (at
+    /// `after` timeouts in a row).
+    pub(super) fn timed_out(&mut self, seats: &[Seat], after: u8) -> Vec<Seat> {
         seats
             .iter()
             .copied()
             .filter(|&seat| {
                 self.0.get_mut(usize::from(seat)).is_some_and(|n| {
                     *n = n.saturating_add(1);
-                    *n >= AWAY_AFTER
+                    *n >= after
                 })
             })
             .collect()
@@ -43,6 +44,7 @@ impl AwayStreaks {
         &mut self,
         mover: Option<Seat>,
         awaited: &[Seat],
+        after: u8,
     ) -> Vec<(Seat, bool)> {
         match mover {
             Some(seat) => {
@@ -50,7 +52,7 @@ impl AwayStreaks {
                 vec![(seat, false)]
             }
             None => self
-                .timed_out(awaited)
+                .timed_out(awaited, after)
                 .into_iter()
                 .map(|seat| (seat, true))
                 .collect(),
@@ -66,19 +68,25 @@ mod tests {
     fn three_timeouts_in_a_row_make_a_seat_away_and_its_move_ends_the_streak() {
         let mut streaks = AwayStreaks::new(2);
         // One timeout of seat 0: nobody away yet, seat 1 untouched.
-        assert!(streaks.after_entry(None, &[0]).is_empty());
+        assert!(streaks.after_entry(None, &[0], AWAY_AFTER).is_empty());
         assert_eq!(streaks.0, vec![1, 0]);
-        assert!(streaks.after_entry(None, &[0]).is_empty());
-        assert_eq!(streaks.after_entry(None, &[0]), vec![(0, true)]);
+        assert!(streaks.after_entry(None, &[0], AWAY_AFTER).is_empty());
+        assert_eq!(streaks.after_entry(None, &[0], AWAY_AFTER), vec![(0, true)]);
         // Further timeouts keep the seat away.
-        assert_eq!(streaks.after_entry(None, &[0, 1]), vec![(0, true)]);
+        assert_eq!(
+            streaks.after_entry(None, &[0, 1], AWAY_AFTER),
+            vec![(0, true)]
+        );
         // Its own move ends the streak; the count starts again.
-        assert_eq!(streaks.after_entry(Some(0), &[0]), vec![(0, false)]);
-        assert!(streaks.after_entry(None, &[0]).is_empty());
+        assert_eq!(
+            streaks.after_entry(Some(0), &[0], AWAY_AFTER),
+            vec![(0, false)]
+        );
+        assert!(streaks.after_entry(None, &[0], AWAY_AFTER).is_empty());
         assert_eq!(streaks.0, vec![1, 1]);
         // A bot taking the seat starts afresh too; seats outside the table are ignored.
         streaks.reset(1);
-        assert!(streaks.after_entry(None, &[1, 9]).is_empty());
+        assert!(streaks.after_entry(None, &[1, 9], AWAY_AFTER).is_empty());
         assert_eq!(streaks.0, vec![1, 1]);
     }
 }

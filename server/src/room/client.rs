@@ -110,6 +110,7 @@ impl Room {
             ClientMsg::Chat { text } => self.on_chat(conn, text),
             ClientMsg::TakeSeat { seat } => self.on_take_seat(conn, seat).await,
             ClientMsg::LeaveSeat => self.on_leave_seat(conn).await,
+            ClientMsg::Back => self.on_back(conn).await,
             ClientMsg::Configure { settings } => self.on_configure(conn, settings).await,
             ClientMsg::AddBot { seat, level } => self.on_add_bot(conn, seat, level).await,
             ClientMsg::Kick { seat } => self.on_kick(conn, seat).await,

@@ -18,6 +18,8 @@ use crate::games::GameKind;
 pub const MIN_TURN_SECONDS: u32 = 5;
 /// Longest turn timer a host may set: a day.
 pub const MAX_TURN_SECONDS: u32 = 86_400;
+/// A stand-in takes over after at most this many missed turns in a row.
+pub const MAX_STAND_IN_MISSES: u8 = 5;
 
 /// The server-owned JSON document of a table (`table.doc`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -183,6 +185,18 @@ pub fn check_settings(
                 min: Some(u64::from(MIN_TURN_SECONDS)),
                 max: Some(u64::from(MAX_TURN_SECONDS)),
                 ..ErrorArgs::reason(ErrorReason::TurnSeconds)
+            },
+        ));
+    }
+    if let Some(stand_in) = settings.stand_in
+        && !(1..=MAX_STAND_IN_MISSES).contains(&stand_in.after_misses)
+    {
+        return Err(Refusal::with(
+            ErrorCode::BadSettings,
+            ErrorArgs {
+                min: Some(1),
+                max: Some(u64::from(MAX_STAND_IN_MISSES)),
+                ..ErrorArgs::reason(ErrorReason::StandInMisses)
             },
         ));
     }

@@ -305,6 +305,7 @@ mod tests {
         TableSettings {
             seats,
             public: false,
+            stand_in: None,
             spectators_allowed: true,
             turn_seconds: None,
             options: serde_json::json!({}),

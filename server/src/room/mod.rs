@@ -71,6 +71,8 @@ pub struct RoomCtx {
     pub rooms: Arc<Rooms>,
     /// Pause before a bot moves.
     pub bot_delay: Duration,
+    /// How long a player may be gone on his decision before the stand-in plays.
+    pub left_grace: Duration,
     /// How long a room with nobody in it and no game running stays in memory.
     pub idle_room: Duration,
     /// In cluster mode: this node, and the table's lease the room runs under.
@@ -234,6 +236,9 @@ pub struct Room {
     /// When each seated player's last connection closed (by token hash), so the
     /// table can say how long he has been gone.
     gone_since: HashMap<String, Instant>,
+    /// When this room was loaded: since then, at least, a player who never
+    /// connected to it has been gone.
+    loaded_at: Instant,
 }
 
 impl Room {
@@ -275,6 +280,7 @@ impl Room {
             doomed: Vec::new(),
             chat: VecDeque::new(),
             gone_since: HashMap::new(),
+            loaded_at: Instant::now(),
         };
         room.schedule();
         // Timers resume with the time left when the current period started, less
@@ -433,6 +439,11 @@ impl Room {
             } => {
                 let joined = self.on_join(conn, token, name, spectator_link, out);
                 let _ = reply.send(joined);
+                if joined {
+                    // A player a bot stands in for is back with his seat.
+                    let _ = self.on_back(conn).await;
+                    self.schedule();
+                }
             }
             RoomMsg::Leave { conn } => {
                 if let Some(c) = self.conns.remove(&conn) {
@@ -442,6 +453,8 @@ impl Room {
                     if !still_there {
                         if let (Some(_), Some(player)) = (seat, c.player.clone()) {
                             self.gone_since.insert(player, Instant::now());
+                            // The stand-in may have to play for him.
+                            self.schedule();
                         }
                         self.broadcast_table();
                     }

@@ -8,10 +8,22 @@ use serde_json::Value;
 use tokio::time::Instant;
 use uuid::Uuid;
 
+use super::away::AWAY_AFTER;
 use super::live::{Live, live_from};
 use super::{Refusal, Room, check_settings, encode, now_ms, refuse};
 use crate::db::{GameRow, MoveRow};
 use crate::games::{Applied, SetupDoc};
+
+/// Who made a log entry.
+#[derive(Clone, Copy, Debug)]
+pub(super) enum Mover {
+    /// The seat's player, or the bot in the seat.
+    Seat(Seat),
+    /// The table's stand-in, for a player who is not there.
+    StandIn(Seat),
+    /// The turn timer ran out.
+    Timer,
+}
 
 impl Room {
     pub(super) async fn start_game(&mut self) -> Result<(), Refusal> {
@@ -93,7 +105,7 @@ impl Room {
             return refuse(ErrorCode::NotYourTurn);
         }
         let applied = live.state.try_move(seat, &mv)?;
-        self.commit(applied, Some(seat)).await?;
+        self.commit(applied, Mover::Seat(seat)).await?;
         let version = self.live.as_ref().map_or(0, |l| l.version);
         self.send(conn, encode(&ServerMsg::MoveOk { id, version }));
         Ok(())
@@ -134,11 +146,12 @@ impl Room {
 
     /// Persists an applied entry, then makes it current and tells everyone.
     /// On a store error nothing changes in memory.
-    pub(super) async fn commit(
-        &mut self,
-        applied: Applied,
-        mover: Option<Seat>,
-    ) -> Result<(), Refusal> {
+    pub(super) async fn commit(&mut self, applied: Applied, mover: Mover) -> Result<(), Refusal> {
+        let away_after = self
+            .doc
+            .settings
+            .stand_in
+            .map_or(AWAY_AFTER, |s| s.after_misses);
         let fence = self.fence()?;
         let Some(live) = self.live.as_mut() else {
             return Ok(());
@@ -169,13 +182,24 @@ impl Room {
             live.period_start = live.version;
         }
         let awaiting_changed = awaiting != previous;
-        if let Some(slot) = mover.and_then(|seat| live.moved_at.get_mut(usize::from(seat))) {
+        let seat = match mover {
+            Mover::Seat(seat) | Mover::StandIn(seat) => Some(seat),
+            Mover::Timer => None,
+        };
+        if let Some(slot) = seat.and_then(|seat| live.moved_at.get_mut(usize::from(seat))) {
             *slot = live.version;
         }
         let outcome = live.state.outcome();
 
-        // Away streaks (ruling O1): a seat's own move ends its streak.
-        let away = live.away.after_entry(mover, &previous.seats);
+        // Away streaks (ruling O1): a seat's own move ends its streak; a
+        // stand-in's leaves the seat away.
+        let away = match mover {
+            Mover::Seat(seat) => live
+                .away
+                .after_entry(Some(seat), &previous.seats, away_after),
+            Mover::Timer => live.away.after_entry(None, &previous.seats, away_after),
+            Mover::StandIn(_) => Vec::new(),
+        };
 
         self.schedule();
         self.fan_out(&applied.events, outcome.clone(), awaiting_changed);

@@ -11,6 +11,7 @@ import { mySeat, isHost } from './state.js';
 /**
  * @typedef {import('../wire').TableInfo} TableInfo
  * @typedef {import('../wire').TableSettings} TableSettings
+ * @typedef {import('../wire').BotLevel} BotLevel
  * @typedef {import('../games/index.js').GameUI} GameUI
  * @typedef {import('./state.js').TableState} TableState
  * @typedef {import('./context.js').TableCtx} TableCtx
@@ -124,10 +125,66 @@ function settingsEditor(state, ctx, tbl) {
         timerChoices().map((c) => h('option', { value: c.value, selected: c.value === (draft.turn_seconds ?? 0) }, c.label)),
       ),
     ),
+    standInEditor(draft, edit),
     h('label', { class: 'check' }, h('input', { type: 'checkbox', checked: draft.spectators_allowed, onchange: (/** @type {Event} */ e) => edit((d) => (d.spectators_allowed = /** @type {HTMLInputElement} */ (e.target).checked)) }), t('home.spectators')),
     h('label', { class: 'check' }, h('input', { type: 'checkbox', checked: draft.public, onchange: (/** @type {Event} */ e) => edit((d) => (d.public = /** @type {HTMLInputElement} */ (e.target).checked)) }), t('table.public')),
     h('button', { id: 'apply-settings', onclick: () => ctx.dispatch({ type: 'send', msg: { type: 'configure', settings: ctx.state().draft ?? tbl.settings } }) }, t('table.apply_settings')),
   );
+}
+
+/**
+ * The stand-in: none, or a bot of a level after 1 to 3 missed turns (the
+ * server allows up to 5).
+ * @param {TableSettings} draft
+ * @param {(change: (d: TableSettings) => void) => void} edit
+ */
+function standInEditor(draft, edit) {
+  const standIn = draft.stand_in;
+  const level = /** @type {HTMLSelectElement} */ (
+    h(
+      'select',
+      {
+        id: 'settings-stand-in-level',
+        'aria-label': t('home.stand_in_level'),
+        disabled: !standIn,
+        onchange: () =>
+          edit((d) => {
+            if (d.stand_in) d.stand_in.level = /** @type {BotLevel} */ (level.value);
+          }),
+      },
+      ['greedy', 'random'].map((l) => h('option', { value: l, selected: l === (standIn?.level ?? 'greedy') }, t(`bot.${l}`))),
+    )
+  );
+  const misses = /** @type {HTMLSelectElement} */ (
+    h(
+      'select',
+      {
+        id: 'settings-stand-in',
+        onchange: () => {
+          const n = Number(misses.value);
+          // The draft changes without redrawing the form: the level follows here.
+          level.disabled = n === 0;
+          edit((d) => {
+            if (n > 0) d.stand_in = { level: /** @type {BotLevel} */ (level.value), after_misses: n };
+            else delete d.stand_in;
+          });
+        },
+      },
+      [0, 1, 2, 3].map((n) => h('option', { value: n, selected: n === (standIn?.after_misses ?? 0) }, n === 0 ? t('home.stand_in_off') : standInAfter(n))),
+    )
+  );
+  return h('label', { class: 'field' }, h('span', null, t('home.stand_in')), misses, level);
+}
+
+/** @param {number} n */
+function standInAfter(n) {
+  return n === 1 ? t('home.stand_in_after_one') : t('home.stand_in_after', { n });
+}
+
+/** @param {import('../wire').StandIn | undefined} standIn */
+export function standInText(standIn) {
+  if (!standIn) return t('table.no_stand_in');
+  return t('table.stand_in_summary', { level: t(`bot.${standIn.level}`), when: standInAfter(standIn.after_misses).toLowerCase() });
 }
 
 /** @param {TableInfo} tbl */
@@ -149,6 +206,7 @@ function settingsSummary(tbl) {
     { class: 'summary', id: 'settings-summary' },
     h('li', null, `${labelled(t('home.seats'))}${tbl.settings.seats}`),
     h('li', null, `${t('home.timer')}: ${timer}`),
+    h('li', { id: 'stand-in-summary' }, standInText(tbl.settings.stand_in)),
     fields.length ? h('li', null, `${t('home.variants')}: ${on.length ? on.join('; ') : t('table.no_variant')}`) : null,
     h('li', null, tbl.settings.spectators_allowed ? t('home.spectators') : t('table.no_spectators')),
     h('li', null, tbl.settings.public ? t('table.public') : t('table.private')),

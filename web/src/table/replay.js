@@ -287,7 +287,11 @@ export function showRecord(record, done) {
  * @param {SeatLook[]} looks
  */
 function describeEntry(ui, entry, looks) {
-  if (entry && entry.move) return safe(() => ui.describeMove(entry.move.mv, entry.move.seat, looks)) ?? '';
+  if (entry && entry.move) {
+    const said = safe(() => ui.describeMove(entry.move.mv, entry.move.seat, looks)) ?? '';
+    // A move the table's stand-in bot made for an absent player says so.
+    return entry.move.stand_in ? `${said} ${t('table.by_stand_in', { name: looks[entry.move.seat]?.name ?? '' })}` : said;
+  }
   if (entry && entry.timeout) return t('table.timed_out');
   return '';
 }

@@ -55,7 +55,11 @@ export function renderSeats(el, state, ctx) {
         if (lobby && s.seat === me && !host) {
           actions.push(h('button', { class: 'small', 'data-action': 'leave-seat', onclick: () => send({ type: 'leave_seat' }) }, t('table.leave_seat')));
         }
-        if (!lobby && tbl.status === 'playing' && host && o.kind === 'human' && o.away) actions.push(botAdder(s.seat, send));
+        if (!lobby && tbl.status === 'playing' && host && o.kind === 'human' && o.away && s.seat !== me) actions.push(botAdder(s.seat, send));
+        // A bot stands in for this page's player: he takes his seat back.
+        if (tbl.status === 'playing' && s.seat === me && o.kind === 'human' && o.away && tbl.settings.stand_in) {
+          actions.push(h('button', { class: 'small primary', 'data-action': 'back', onclick: () => send({ type: 'back' }) }, t('table.back')));
+        }
         return h(
           'li',
           {
@@ -70,7 +74,11 @@ export function renderSeats(el, state, ctx) {
             h('span', { class: 'name' }, seatName(s)),
             s.seat === me ? h('span', { class: 'badge' }, t('table.you')) : null,
             tbl.host_seat === s.seat ? h('span', { class: 'badge host' }, '★ ', t('table.host')) : null,
-            o.kind === 'human' && o.away ? h('span', { class: 'badge away' }, t('table.away')) : null,
+            o.kind === 'human' && o.away
+              ? tbl.settings.stand_in && tbl.status === 'playing'
+                ? h('span', { class: 'badge stand-in' }, t('table.stand_in_badge'))
+                : h('span', { class: 'badge away' }, t('table.away'))
+              : null,
             o.kind === 'human' && !o.connected ? goneBadge(o.gone_ms) : null,
           ),
           !empty ? h('span', { class: { presence: true, online }, title: online ? t('table.online') : t('table.offline'), 'aria-label': online ? t('table.online') : t('table.offline') }) : null,

@@ -14,7 +14,8 @@ let server;
 let browser;
 
 before(async () => {
-  server = await startServer();
+  // A player gone on his turn gets a stand-in bot after 1.5 s (30 s by default).
+  server = await startServer({ LEFT_GRACE_MS: '1500' });
   browser = await launchBrowser();
 });
 
@@ -229,6 +230,97 @@ test('two players and a spectator play a whole game of tic-tac-toe', async () =>
 
   for (const p of [ana, bruno, cleo]) assert.deepEqual(p.errors, [], 'no script errors');
   for (const p of [ana, bruno, cleo]) await p.ctx.close();
+});
+
+/**
+ * Clicks the lowest free cell on `page`, once its turn has come.
+ * @param {import('playwright-core').Page} page
+ */
+async function playLowest(page) {
+  await page.waitForSelector('#turn-banner.mine');
+  const free = await page.$$eval('.ttt-cell', (els) => els.filter((e) => !e.getAttribute('data-owner')).map((e) => e.getAttribute('data-cell')));
+  const before = 9 - free.length;
+  await page.click(`.ttt-cell[data-cell="${free[0]}"]`);
+  await page.waitForFunction((n) => document.querySelectorAll('.ttt-cell:not([data-owner=""])').length > n, before);
+}
+
+test('a bot stands in for a player who leaves on his turn, until he comes back', async () => {
+  const ana = await browser.person();
+  const bruno = await browser.person();
+  await ana.page.goto(server.url);
+  await giveName(ana.page, 'Ana');
+  const links = await createTable(ana.page, { game: 'tic-tac-toe' });
+  // The host chooses a stand-in in the settings; everyone sees it.
+  await ana.page.click('#settings summary');
+  await ana.page.selectOption('#settings-stand-in', '2');
+  await ana.page.selectOption('#settings-stand-in-level', 'random');
+  await ana.page.click('#apply-settings');
+  await bruno.page.goto(links.invite);
+  await giveName(bruno.page, 'Bruno');
+  await bruno.page.click('[data-action="take-seat"]');
+  await bruno.page.waitForSelector('.seat.me[data-seat="1"]');
+  assert.match((await bruno.page.textContent('#stand-in-summary')) ?? '', /Bot stand-in \(easy\): after 2 missed turns in a row, or once gone/);
+  await ana.page.click('#start-button');
+  for (const p of [ana.page, bruno.page]) await waitPlaying(p);
+
+  // Ana plays until it is Bruno's turn; then Bruno closes his page.
+  if ((await pageToPlay([ana.page, bruno.page])) === ana.page) await playLowest(ana.page);
+  await bruno.page.waitForSelector('#turn-banner.mine');
+  const marks = () => ana.page.$$eval('.ttt-cell', (els) => els.filter((e) => e.getAttribute('data-owner')).length);
+  const before = await marks();
+  await bruno.page.close();
+  // A bot plays for him, and his seat says so.
+  await ana.page.waitForSelector('.seat[data-seat="1"] .badge.stand-in', { timeout: 10_000 });
+  await ana.page.waitForFunction((n) => document.querySelectorAll('.ttt-cell:not([data-owner=""])').length > n, before, { timeout: 10_000 });
+  assert.match((await ana.page.textContent('.seat[data-seat="1"]')) ?? '', /a bot plays for now/);
+  await shot(ana.page, 'ttt-stand-in');
+
+  // He opens the invite link again (while Ana thinks): his seat is his, and he
+  // plays his next turn himself.
+  const back = await bruno.ctx.newPage();
+  await back.goto(links.invite);
+  await back.waitForSelector('.seat.me[data-seat="1"]');
+  await ana.page.waitForSelector('.seat[data-seat="1"]:not(:has(.badge.stand-in))');
+  for (let i = 0; i < 9; i++) {
+    const next = await Promise.race([
+      ana.page.waitForSelector('#game-result h2').then(() => null),
+      pageToPlay([ana.page, back]).catch(() => null),
+    ]);
+    if (!next) break;
+    await playLowest(next);
+  }
+  for (const p of [ana.page, back]) await p.waitForSelector('#game-result h2');
+
+  // The replay says which move the bot made for him.
+  await ana.page.click('#replay-button');
+  await ana.page.waitForSelector('#replay');
+  await ana.page.click('#replay-first');
+  const captions = [];
+  for (let step = 0; step < 9; step++) {
+    await ana.page.click('#replay-next');
+    captions.push((await ana.page.textContent('#replay-caption')) ?? '');
+  }
+  const byBot = captions.filter((c) => c.includes('(a bot, for Bruno)'));
+  assert.equal(byBot.length, 1, captions.join(' | '));
+  assert.ok(captions.some((c) => c.startsWith('Bruno') && !c.includes('a bot')), 'and his own moves are his');
+  await ana.page.click('#replay-close');
+
+  // In French.
+  await ana.page.click('#lang-switch');
+  await ana.page.waitForSelector('#game-result');
+  await ana.page.click('#replay-button');
+  await ana.page.waitForSelector('#replay');
+  await ana.page.click('#replay-first');
+  let french = '';
+  for (let step = 0; step < 9 && !french.includes('(un robot, pour Bruno)'); step++) {
+    await ana.page.click('#replay-next');
+    french = (await ana.page.textContent('#replay-caption')) ?? '';
+  }
+  assert.match(french, /\(un robot, pour Bruno\)/);
+  assert.deepEqual(ana.errors, [], 'no script errors');
+  assert.deepEqual(bruno.errors, [], 'no script errors');
+  await ana.ctx.close();
+  await bruno.ctx.close();
 });
 
 test('a public table with a turn timer, listed on the home page; the host plays a bot', async () => {
