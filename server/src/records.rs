@@ -51,8 +51,7 @@ struct Key {
     updated_at_ms: i64,
 }
 
-/// The largest record `POST /api/records/verify` reads (a long five-player
-/// game's record is a few hundred kilobytes).
+/// The largest record `POST /api/records/verify` reads.
 pub const MAX_CHECKED_BYTES: usize = 4 << 20;
 /// Records read and checked at once, so their bodies take at most
 /// `CHECKS_AT_ONCE * MAX_CHECKED_BYTES` of memory.
