@@ -323,6 +323,62 @@ test('a bot stands in for a player who leaves on his turn, until he comes back',
   await bruno.ctx.close();
 });
 
+test('a player who misses his turn gets a stand-in until he says he is back', async () => {
+  const ana = await browser.person();
+  const bruno = await browser.person();
+  await ana.page.goto(server.url);
+  await giveName(ana.page, 'Ana');
+  // An 8 s turn timer (the page offers 30 s and more): the table is made through
+  // the API, and the page keeps its token as the home page does.
+  const invite = await ana.page.evaluate(async () => {
+    const res = await fetch('/api/tables', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        game: 'tic-tac-toe',
+        name: 'Ana',
+        settings: { seats: 2, options: {}, turn_seconds: 8, spectators_allowed: true, public: false, stand_in: { level: 'greedy', after_misses: 1 } },
+      }),
+    });
+    const created = await res.json();
+    localStorage.setItem(`citytable.token.${created.invite_code}`, created.token);
+    return `/t/${created.invite_code}`;
+  });
+  await ana.page.goto(server.url + invite);
+  await ana.page.waitForSelector('#lobby');
+  await bruno.page.goto(server.url + invite);
+  await giveName(bruno.page, 'Bruno');
+  await bruno.page.click('[data-action="take-seat"]');
+  await bruno.page.waitForSelector('.seat.me[data-seat="1"]');
+  await ana.page.click('#start-button');
+  for (const p of [ana.page, bruno.page]) await waitPlaying(p);
+
+  // Ana plays her turns; Bruno lets his run out once: from then on a bot plays
+  // for him, and his page offers to take his seat back.
+  const done = () => ana.page.locator('#game-result h2').count();
+  while (!(await bruno.page.locator('[data-action="back"]').count()) && !(await done())) {
+    if (await ana.page.locator('#turn-banner.mine').count()) await playLowest(ana.page);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  assert.equal(await done(), 0, 'the game goes on');
+  await bruno.page.waitForSelector('.seat.me .badge.stand-in');
+  await bruno.page.click('[data-action="back"]');
+  await ana.page.waitForSelector('.seat[data-seat="1"]:not(:has(.badge))');
+  await bruno.page.waitForSelector('[data-action="back"]', { state: 'detached' });
+  // His next turn is his own: the board waits for his click (unless Ana wins first).
+  let brunoPlayed = false;
+  while (!brunoPlayed && !(await done())) {
+    const next = await pageToPlay([ana.page, bruno.page]).catch(() => null);
+    if (!next) break;
+    await playLowest(next);
+    brunoPlayed = next === bruno.page;
+  }
+  assert.ok(brunoPlayed || (await done()), 'Bruno played his next turn himself');
+  assert.deepEqual([ana.errors, bruno.errors], [[], []], 'no script errors');
+  await ana.ctx.close();
+  await bruno.ctx.close();
+});
+
 test('a public table with a turn timer, listed on the home page; the host plays a bot', async () => {
   const ana = await browser.person();
   await ana.page.goto(server.url);
