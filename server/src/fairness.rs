@@ -15,6 +15,10 @@ use uuid::Uuid;
 
 use crate::games::{Registry, SetupDoc};
 
+/// The largest record `check_record` is given by the API (`POST
+/// /api/records/verify`).
+pub const MAX_RECORD_BYTES: usize = 4 << 20;
+
 /// A new salt: 16 bytes from the system's random source, as 32 hex digits.
 pub fn new_salt() -> String {
     let mut hasher = Sha256::new();

@@ -14,7 +14,8 @@ use protocol::api::{
 use uuid::Uuid;
 
 use crate::db::TableRow;
-use crate::records::{CheckError, MAX_CHECKED_BYTES, RecordError};
+use crate::fairness::MAX_RECORD_BYTES;
+use crate::records::{CheckError, RecordError};
 use crate::refusal::{self, Refusal};
 use crate::room::TableDoc;
 use crate::{AppState, ClientAddr, LookupError, codes};
@@ -382,7 +383,7 @@ async fn verify_record(
             Refusal::with(
                 ErrorCode::FrameTooLarge,
                 protocol::ErrorArgs {
-                    max_bytes: u32::try_from(MAX_CHECKED_BYTES).ok(),
+                    max_bytes: u32::try_from(MAX_RECORD_BYTES).ok(),
                     ..Default::default()
                 },
             ),

@@ -51,10 +51,8 @@ struct Key {
     updated_at_ms: i64,
 }
 
-/// The largest record `POST /api/records/verify` reads.
-pub const MAX_CHECKED_BYTES: usize = 4 << 20;
 /// Records read and checked at once, so their bodies take at most
-/// `CHECKS_AT_ONCE * MAX_CHECKED_BYTES` of memory.
+/// `CHECKS_AT_ONCE * fairness::MAX_RECORD_BYTES` of memory.
 const CHECKS_AT_ONCE: usize = 4;
 /// How long a record's upload may take.
 const CHECK_READ_TIMEOUT: Duration = Duration::from_secs(20);
@@ -64,7 +62,7 @@ const CHECK_READ_TIMEOUT: Duration = Duration::from_secs(20);
 pub enum CheckError {
     /// As many checks as allowed are running.
     Busy,
-    /// The upload was over `MAX_CHECKED_BYTES`, or too slow, or broke off.
+    /// The upload was over `fairness::MAX_RECORD_BYTES`, or too slow, or broke off.
     TooLarge,
     /// The text is not a game record (the decoder's words, for the log).
     NotARecord(String),
@@ -119,7 +117,7 @@ impl Records {
         let _place = self.checking.try_acquire().map_err(|_| CheckError::Busy)?;
         let text = tokio::time::timeout(
             CHECK_READ_TIMEOUT,
-            axum::body::to_bytes(body, MAX_CHECKED_BYTES),
+            axum::body::to_bytes(body, fairness::MAX_RECORD_BYTES),
         )
         .await
         .map_err(|_| CheckError::TooLarge)?

@@ -168,16 +168,12 @@ async fn the_record_proves_its_shuffles(game: &str, seats: u8) {
     assert!(said.contains("is not a game record"), "{said}");
     let (status, body) = srv.post("/api/records/verify", &json!([1, 2])).await;
     assert_eq!((status, body["code"].as_str()), (400, Some("bad_message")));
-    let huge = json!("x".repeat(server_record_limit() + 1));
+    let huge = json!("x".repeat(server::fairness::MAX_RECORD_BYTES + 1));
     let (status, body) = srv.post("/api/records/verify", &huge).await;
     assert_eq!(
         (status, body["code"].as_str()),
         (413, Some("frame_too_large"))
     );
-}
-
-fn server_record_limit() -> usize {
-    4 << 20
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

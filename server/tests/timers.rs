@@ -85,27 +85,29 @@ fn settings(turn_seconds: Option<u32>) -> TableSettings {
 }
 
 /// A two-seat tic-tac-toe table hosted by "Host".
-async fn tic_tac_toe_table(app: &AppState, turn_seconds: Option<u32>) -> TableCreated {
+async fn tic_tac_toe_table(app: &AppState, settings: TableSettings) -> TableCreated {
     app.create_table(CreateTable {
         game: "tic-tac-toe".into(),
-        settings: settings(turn_seconds),
+        settings,
         name: "Host".into(),
     })
     .await
     .expect("table")
 }
 
+/// The server's configuration, with bots that move at once.
+fn bots_at_once() -> Config {
+    Config {
+        bot_delay: Duration::ZERO,
+        ..Config::default()
+    }
+}
+
 #[tokio::test(start_paused = true)]
 async fn timeouts_mark_away_and_a_bot_takes_over() {
     let db = Arc::new(MemDb::default());
-    let app = AppState::new(
-        db.clone(),
-        Config {
-            bot_delay: Duration::ZERO,
-            ..Config::default()
-        },
-    );
-    let created = tic_tac_toe_table(&app, Some(5)).await;
+    let app = AppState::new(db.clone(), bots_at_once());
+    let created = tic_tac_toe_table(&app, settings(Some(5))).await;
     let mut host = Conn::join(
         &app,
         &created.invite_code,
@@ -250,7 +252,7 @@ async fn a_bots_turn_waits_out_a_failing_store() {
             ..Config::default()
         },
     );
-    let created = tic_tac_toe_table(&app, None).await;
+    let created = tic_tac_toe_table(&app, settings(None)).await;
     let mut host = Conn::join(&app, &created.invite_code, "Host", Some(created.token)).await;
     host.send(json!({"type": "add_bot", "seat": 1, "level": "random"}))
         .await;
@@ -293,14 +295,8 @@ async fn a_bots_turn_waits_out_a_failing_store() {
 
 #[tokio::test]
 async fn a_connection_that_does_not_read_is_closed_and_play_goes_on() {
-    let app = AppState::new(
-        Arc::new(MemDb::default()),
-        Config {
-            bot_delay: Duration::ZERO,
-            ..Config::default()
-        },
-    );
-    let created = tic_tac_toe_table(&app, None).await;
+    let app = AppState::new(Arc::new(MemDb::default()), bots_at_once());
+    let created = tic_tac_toe_table(&app, settings(None)).await;
     let mut host = Conn::join(
         &app,
         &created.invite_code,
@@ -414,13 +410,7 @@ async fn stored_game(
 /// A server started on `db` recovers its one game; Bo comes back to it. His
 /// connection and his first snapshot.
 async fn restarted(db: &Arc<MemDb>, invite: &str, token: String) -> (Conn, Value) {
-    let app = AppState::new(
-        db.clone(),
-        Config {
-            bot_delay: Duration::ZERO,
-            ..Config::default()
-        },
-    );
+    let app = AppState::new(db.clone(), bots_at_once());
     assert_eq!(app.recover().await.unwrap(), 1);
     let mut bo = Conn::join(&app, invite, "", Some(token)).await;
     let snap = bo.recv_type("snapshot").await;
@@ -470,7 +460,7 @@ async fn timers_resume_with_the_time_left_after_a_restart() {
 #[tokio::test(start_paused = true)]
 async fn idle_rooms_leave_memory_and_come_back() {
     let app = AppState::new(Arc::new(MemDb::default()), Config::default());
-    let created = tic_tac_toe_table(&app, Some(60)).await;
+    let created = tic_tac_toe_table(&app, settings(Some(60))).await;
     let mut host = Conn::join(
         &app,
         &created.invite_code,
@@ -738,20 +728,14 @@ async fn stand_in_table(
     turn_seconds: Option<u32>,
     after_misses: u8,
 ) -> (TableCreated, Conn, Conn, String) {
-    let created = app
-        .create_table(CreateTable {
-            game: "tic-tac-toe".into(),
-            settings: TableSettings {
-                stand_in: Some(StandIn {
-                    level: BotLevel::Greedy,
-                    after_misses,
-                }),
-                ..settings(turn_seconds)
-            },
-            name: "Host".into(),
-        })
-        .await
-        .expect("table");
+    let with_stand_in = TableSettings {
+        stand_in: Some(StandIn {
+            level: BotLevel::Greedy,
+            after_misses,
+        }),
+        ..settings(turn_seconds)
+    };
+    let created = tic_tac_toe_table(app, with_stand_in).await;
     let host = Conn::join(
         app,
         &created.invite_code,
@@ -774,13 +758,7 @@ async fn stand_in_table(
 #[tokio::test(start_paused = true)]
 async fn a_stand_in_plays_for_a_player_who_misses_his_turns_until_he_is_back() {
     let db = Arc::new(MemDb::default());
-    let app = AppState::new(
-        db.clone(),
-        Config {
-            bot_delay: Duration::ZERO,
-            ..Config::default()
-        },
-    );
+    let app = AppState::new(db.clone(), bots_at_once());
     let (created, mut host, guest, _) = stand_in_table(&app, Some(5), 1).await;
     // The host plays every turn of his; the guest none until a bot has played
     // for him, then says he is back and plays his next turn himself.
@@ -839,9 +817,8 @@ async fn a_stand_in_plays_for_a_player_gone_past_the_grace_until_he_reconnects()
     let app = AppState::new(
         db.clone(),
         Config {
-            bot_delay: Duration::ZERO,
             left_grace: Duration::from_secs(30),
-            ..Config::default()
+            ..bots_at_once()
         },
     );
     let (created, mut host, guest, token) = stand_in_table(&app, None, 3).await;

@@ -4,7 +4,7 @@ import { h, mount, toast } from './dom.js';
 import { t } from './i18n.js';
 import * as api from './api.js';
 import { asRecord, showRecord } from './table/replay.js';
-import { renderError } from './messages.js';
+import { errText } from './messages.js';
 import { getName, setName, setToken } from './store.js';
 import { gameUI } from './games/index.js';
 import { MAX_NAME, nameForm, optionsEditor, timerChoices } from './widgets.js';
@@ -322,18 +322,6 @@ export function showHome(root, go) {
     clearInterval(timer);
     closeRecord?.();
   };
-}
-
-/**
- * @param {unknown} err
- * @param {string} [game] the game the request was for (its own words for a refusal)
- */
-export function errText(err, game) {
-  if (err instanceof api.ApiError) {
-    if (err.code === 'unreachable') return t('home.server_down');
-    return renderError(err, { game });
-  }
-  return String(err);
 }
 
 /**

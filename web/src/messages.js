@@ -7,6 +7,7 @@
 // `describeEvent` (games/*.js) from their typed kinds.
 
 import { t, has } from './i18n.js';
+import { ApiError } from './api.js';
 
 /** Games whose refusals carry structured arguments say them themselves. */
 const RULE_WORDS = new Map();
@@ -116,4 +117,18 @@ function toParams(args, ctx) {
   const count = args.min ?? args.max;
   if (typeof count === 'number' && !('reason' in args)) out.n = count;
   return out;
+}
+
+/**
+ * What went wrong with an API call, in words: a refusal said from its code, an
+ * unreachable server, or the error as it is.
+ * @param {unknown} err
+ * @param {string} [game] the game the request was for (its own words for a refusal)
+ */
+export function errText(err, game) {
+  if (err instanceof ApiError) {
+    if (err.code === 'unreachable') return t('home.server_down');
+    return renderError(err, { game });
+  }
+  return String(err);
 }

@@ -5,7 +5,7 @@
 
 import { h, mount, toast } from './dom.js';
 import { t } from './i18n.js';
-import { renderError } from './messages.js';
+import { renderError, errText } from './messages.js';
 import * as api from './api.js';
 import { TableConn } from './conn.js';
 import { loadLog, saveLog } from './gamelog.js';
@@ -13,7 +13,6 @@ import { getName, getToken, setToken, forgetToken } from './store.js';
 import { gameUI } from './games/index.js';
 import { turnCue } from './cue.js';
 import { nameForm } from './widgets.js';
-import { errText } from './home.js';
 import { initialState, reduce, mySeat, currentLegal } from './table/state.js';
 import { gameName, seatLooks, safe } from './table/names.js';
 import { renderTitle, renderBanner, renderTimer, renderConn } from './table/banner.js';

@@ -440,9 +440,9 @@ impl Room {
                 let joined = self.on_join(conn, token, name, spectator_link, out);
                 let _ = reply.send(joined);
                 if joined {
-                    // A player a bot stands in for is back with his seat.
+                    // A player a bot stands in for is back with his seat (and
+                    // a gone player's stand-in is called off).
                     let _ = self.on_back(conn).await;
-                    self.schedule();
                 }
             }
             RoomMsg::Leave { conn } => {

@@ -204,17 +204,22 @@ impl Room {
         self.schedule();
         self.fan_out(&applied.events, outcome.clone(), awaiting_changed);
 
-        if let Some(doc) = self.doc.with_away(&away) {
-            // Best effort: the flag is advisory and rebuilt by later timeouts.
+        self.set_away(&away).await;
+        if let Some(outcome) = outcome {
+            self.finish(outcome).await;
+        }
+        Ok(())
+    }
+
+    /// Saves and shows seats' new away flags, if any changed. Best effort: the
+    /// flag is advisory and rebuilt by later timeouts.
+    pub(super) async fn set_away(&mut self, changes: &[(Seat, bool)]) {
+        if let Some(doc) = self.doc.with_away(changes) {
             if self.save_doc(doc).await.is_err() {
                 tracing::warn!(table = %self.id, "could not save away flags");
             }
             self.broadcast_table();
         }
-        if let Some(outcome) = outcome {
-            self.finish(outcome).await;
-        }
-        Ok(())
     }
 
     pub(super) async fn finish(&mut self, outcome: Outcome) {

@@ -147,7 +147,9 @@ impl Room {
             return;
         };
         if auto.stand_in {
-            self.stand_in_arrives(seat).await;
+            // The stand-in takes a gone player's seat: the seat is marked away,
+            // so everyone sees a bot play for him.
+            self.set_away(&[(seat, true)]).await;
         }
         let Some(live) = self.live.as_mut() else {
             return;
@@ -179,17 +181,6 @@ impl Room {
         }
     }
 
-    /// The stand-in takes a gone player's seat: the seat is marked away, so
-    /// everyone sees a bot play for him.
-    async fn stand_in_arrives(&mut self, seat: Seat) {
-        if let Some(doc) = self.doc.with_away(&[(seat, true)]) {
-            if self.save_doc(doc).await.is_err() {
-                tracing::warn!(table = %self.id, "could not save away flags");
-            }
-            self.broadcast_table();
-        }
-    }
-
     /// A player the stand-in plays for is back (`back`, or a new connection
     /// with his token): he plays his seat again from his next decision.
     pub(super) async fn on_back(&mut self, conn: u64) -> Result<(), Refusal> {
@@ -200,12 +191,7 @@ impl Room {
         if let Some(live) = self.live.as_mut() {
             live.away.reset(seat);
         }
-        if let Some(doc) = self.doc.with_away(&[(seat, false)]) {
-            if self.save_doc(doc).await.is_err() {
-                tracing::warn!(table = %self.id, "could not save away flags");
-            }
-            self.broadcast_table();
-        }
+        self.set_away(&[(seat, false)]).await;
         self.schedule();
         Ok(())
     }

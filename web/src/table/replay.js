@@ -11,7 +11,7 @@ import { initialState, reduce } from './state.js';
 import * as api from '../api.js';
 import { commitmentCheck, seenCommitment } from '../fairness.js';
 import { currentLang } from '../i18n.js';
-import { renderError } from '../messages.js';
+import { errText } from '../messages.js';
 
 /**
  * @typedef {import('./state.js').TableState} TableState
@@ -196,9 +196,7 @@ function fairPanel(record) {
     (err) => {
       replayLine.dataset.result = 'failed';
       replayLine.className = 'fair-line fair-failed';
-      const why =
-        err instanceof api.ApiError ? (err.code === 'unreachable' ? t('home.server_down') : renderError(err)) : String(err);
-      replayLine.textContent = t('fair.replay_failed', { why });
+      replayLine.textContent = t('fair.replay_failed', { why: errText(err) });
     },
   );
   return h(

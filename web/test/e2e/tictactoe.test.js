@@ -244,6 +244,25 @@ async function playLowest(page) {
   await page.waitForFunction((n) => document.querySelectorAll('.ttt-cell:not([data-owner=""])').length > n, before);
 }
 
+/**
+ * Opens the finished game's replay on `page` and returns the caption of every
+ * move, first to last; closes it again.
+ * @param {import('playwright-core').Page} page
+ */
+async function replayCaptions(page) {
+  await page.click('#replay-button');
+  await page.waitForSelector('#replay');
+  const steps = Number(await page.getAttribute('#replay-slider', 'max'));
+  await page.click('#replay-first');
+  const captions = [];
+  for (let step = 0; step < steps; step++) {
+    await page.click('#replay-next');
+    captions.push((await page.textContent('#replay-caption')) ?? '');
+  }
+  await page.click('#replay-close');
+  return captions;
+}
+
 test('a bot stands in for a player who leaves on his turn, until he comes back', async () => {
   const ana = await browser.person();
   const bruno = await browser.person();
@@ -291,32 +310,15 @@ test('a bot stands in for a player who leaves on his turn, until he comes back',
   }
   for (const p of [ana.page, back]) await p.waitForSelector('#game-result h2');
 
-  // The replay says which move the bot made for him.
-  await ana.page.click('#replay-button');
-  await ana.page.waitForSelector('#replay');
-  await ana.page.click('#replay-first');
-  const captions = [];
-  for (let step = 0; step < 9; step++) {
-    await ana.page.click('#replay-next');
-    captions.push((await ana.page.textContent('#replay-caption')) ?? '');
-  }
+  // The replay says which move the bot made for him, in English and French.
+  const captions = await replayCaptions(ana.page);
   const byBot = captions.filter((c) => c.includes('(a bot, for Bruno)'));
   assert.equal(byBot.length, 1, captions.join(' | '));
   assert.ok(captions.some((c) => c.startsWith('Bruno') && !c.includes('a bot')), 'and his own moves are his');
-  await ana.page.click('#replay-close');
-
-  // In French.
   await ana.page.click('#lang-switch');
   await ana.page.waitForSelector('#game-result');
-  await ana.page.click('#replay-button');
-  await ana.page.waitForSelector('#replay');
-  await ana.page.click('#replay-first');
-  let french = '';
-  for (let step = 0; step < 9 && !french.includes('(un robot, pour Bruno)'); step++) {
-    await ana.page.click('#replay-next');
-    french = (await ana.page.textContent('#replay-caption')) ?? '';
-  }
-  assert.match(french, /\(un robot, pour Bruno\)/);
+  const french = await replayCaptions(ana.page);
+  assert.ok(french.some((c) => /\(un robot, pour Bruno\)/.test(c)), french.join(' | '));
   assert.deepEqual(ana.errors, [], 'no script errors');
   assert.deepEqual(bruno.errors, [], 'no script errors');
   await ana.ctx.close();
