@@ -74,6 +74,17 @@ fn any_move(rng: &mut GameRng) -> Move {
     }
 }
 
+/// Whether the legal-move list allows `probe`. The list names the lowest bid
+/// only; any bid from it up to the bidder's bank is legal too.
+fn is_listed(legal: &[Move], probe: &Move, bank: i32) -> bool {
+    legal.iter().any(|m| match (m, probe) {
+        (Move::Bid { amount: min }, Move::Bid { amount }) => {
+            min <= amount && i64::from(*amount) <= i64::from(bank)
+        }
+        _ => m.played() == *probe,
+    })
+}
+
 /// Every road block reaches the junction through road blocks.
 fn roads_connected(data: &CityData) {
     let roads: BTreeSet<(u8, u8)> = data.roads.iter().map(|b| (b.x, b.y)).collect();
@@ -248,7 +259,7 @@ fn play_setup(setup: &Setup<Options>, seed: u64, steps: usize, stack_custom: boo
         let legal = g.legal_moves(seat);
         // A move outside the list is refused and changes nothing.
         let probe = any_move(&mut rng);
-        if !legal.iter().any(|m| m.played() == probe) {
+        if !is_listed(&legal, &probe, g.bank(seat)) {
             let before = serde_json::to_value(g.view(Viewer::Spectator)).unwrap();
             assert!(g.apply(seat, &probe).is_err(), "{probe:?} accepted");
             assert_eq!(

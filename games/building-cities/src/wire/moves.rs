@@ -74,7 +74,8 @@ pub enum Move {
     UseTaskForce {},
     /// E5 (Despicable): let the challenge hit.
     AcceptChallenge {},
-    /// E7 (Despicable): bid in the open auction.
+    /// E7 (Despicable): bid in the open auction. The legal-move list names
+    /// the lowest bid; any amount from it up to the bidder's bank is legal.
     Bid { amount: u32 },
     /// E7 (Despicable): leave the auction.
     PassAuction {},
