@@ -10,6 +10,7 @@
 //! - [`Awaiting`]: one seat (turn-based), several at once (simultaneous
 //!   decisions) and optionally a rules-imposed time window (objections).
 //! - [`Entry`] and [`replay`]: the move log is the truth; a game is rebuilt from it.
+//! - [`Played`]: a game and the moves its last mover may take back ([`Entry::Undo`]).
 //! - [`Illegal`] and [`Rule`]: a refusal is a stable code with typed arguments, never a sentence.
 //! - [`GameRng`]: the only source of randomness, stored inside the state.
 //! - [`text`]: cleaning what people type (names, a room's card titles).
@@ -21,6 +22,7 @@ pub use rng::GameRng;
 
 use serde::{Deserialize, Serialize, de::DeserializeOwned};
 use std::fmt::Debug;
+use std::sync::Arc;
 use ts_rs::TS;
 
 /// A seat at the table, numbered from 0 in turn order.
@@ -98,6 +100,9 @@ pub enum EngineRule {
     GameOver,
     /// A timeout for a decision period that already ended.
     StaleTimeout,
+    /// An undo with no move of this seat's to take back (none made since another
+    /// entry, or the last one revealed or drew something: [`Game::may_take_back`]).
+    NothingToUndo,
 }
 
 impl Rule for EngineRule {
@@ -106,6 +111,7 @@ impl Rule for EngineRule {
             EngineRule::NotYourTurn => "not_your_turn",
             EngineRule::GameOver => "game_over",
             EngineRule::StaleTimeout => "stale_timeout",
+            EngineRule::NothingToUndo => "nothing_to_undo",
         }
     }
 }
@@ -238,6 +244,8 @@ pub enum Entry<M> {
     Move { seat: Seat, mv: M },
     /// The timer of the given decision period ran out ([`Game::timeout`]).
     Timeout { period: u64 },
+    /// The seat takes back its last move ([`Game::may_take_back`], [`Played`]).
+    Undo { seat: Seat },
 }
 
 /// A rules crate. Implementations are pure: no I/O, clock, async or global RNG.
@@ -321,6 +329,111 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
     /// A computer player's move for `seat`, or `None` if its decision is not awaited.
     /// Bots see only what `seat` may see; `rng` is the bot's own randomness.
     fn bot_move(&self, seat: Seat, level: BotLevel, rng: &mut GameRng) -> Option<Self::Move>;
+
+    /// Whether [`Game::may_take_back`] can ever say yes (replays then keep the
+    /// state before each move).
+    const TAKES_BACK: bool = false;
+
+    /// Whether `seat` may take back `mv`, just applied: `self` is the state
+    /// after it, `before` the state before. Only a move that revealed nothing
+    /// hidden and drew nothing random may be (what the player saw by making it
+    /// is what he knew already). The chance lasts until the next entry that
+    /// is not one of his moves that may be taken back: another seat's move, a
+    /// draw, a reveal, a timeout. By default no move may be taken back.
+    fn may_take_back(&self, before: &Self, seat: Seat, mv: &Self::Move) -> bool {
+        let _ = (before, seat, mv);
+        false
+    }
+}
+
+/// The states a seat may go back to, latest last, shared between copies.
+type TakeBacks<G> = Option<(Seat, Vec<Arc<G>>)>;
+
+/// The result of applying an entry: the game after it and its events.
+pub type Next<G> = Result<(Played<G>, Vec<<G as Game>::Event>), Illegal<<G as Game>::Rule>>;
+
+/// A game as its log played it: the state and, when its last mover may take
+/// moves back ([`Game::may_take_back`]), the states before them. The server
+/// and every replay go through it, so an [`Entry::Undo`] means the same
+/// everywhere: the state before the undone move, exactly.
+#[derive(Clone, Debug)]
+pub struct Played<G: Game> {
+    game: G,
+    take_backs: TakeBacks<G>,
+}
+
+impl<G: Game> Played<G> {
+    pub fn new(game: G) -> Self {
+        Played {
+            game,
+            take_backs: None,
+        }
+    }
+
+    pub fn game(&self) -> &G {
+        &self.game
+    }
+
+    pub fn into_game(self) -> G {
+        self.game
+    }
+
+    /// The seat that may take back its last move now, if any.
+    pub fn undo_seat(&self) -> Option<Seat> {
+        self.take_backs.as_ref().map(|(seat, _)| *seat)
+    }
+
+    /// The game after `entry`; `self` is unchanged (on error too).
+    pub fn next(&self, entry: &Entry<G::Move>) -> Next<G> {
+        if let Entry::Undo { seat } = entry {
+            let mut take_backs = self.take_backs.clone();
+            let game = match &mut take_backs {
+                Some((by, states)) if by == seat => states.pop(),
+                _ => None,
+            }
+            .ok_or(Illegal::Engine(EngineRule::NothingToUndo))?;
+            if take_backs
+                .as_ref()
+                .is_some_and(|(_, states)| states.is_empty())
+            {
+                take_backs = None;
+            }
+            let game = Arc::unwrap_or_clone(game);
+            return Ok((Played { game, take_backs }, Vec::new()));
+        }
+        let mut game = self.game.clone();
+        let events = apply_entry(&mut game, entry)?;
+        let take_backs = self.take_backs_after(&game, entry);
+        Ok((Played { game, take_backs }, events))
+    }
+
+    /// Applies `entry` in place; on error nothing changes.
+    pub fn apply(&mut self, entry: &Entry<G::Move>) -> Result<Vec<G::Event>, Illegal<G::Rule>> {
+        if G::TAKES_BACK || matches!(entry, Entry::Undo { .. }) {
+            let (next, events) = self.next(entry)?;
+            *self = next;
+            return Ok(events);
+        }
+        // No move of this game may be taken back: no copy is needed.
+        let events = apply_entry(&mut self.game, entry)?;
+        self.take_backs = None;
+        Ok(events)
+    }
+
+    fn take_backs_after(&self, after: &G, entry: &Entry<G::Move>) -> TakeBacks<G> {
+        let Entry::Move { seat, mv } = entry else {
+            return None;
+        };
+        if !after.may_take_back(&self.game, *seat, mv) {
+            return None;
+        }
+        let mut states = match &self.take_backs {
+            Some((by, states)) if by == seat => states.clone(),
+            _ => Vec::new(),
+        };
+        states.push(Arc::new(self.game.clone()));
+        Some((*seat, states))
+    }
 }
 
 /// Why a move log could not be replayed.
@@ -351,7 +464,8 @@ impl std::fmt::Display for ReplayError {
 
 impl std::error::Error for ReplayError {}
 
-/// Applies one log entry. A timeout for another period than the current one is refused.
+/// Applies one log entry. A timeout for another period than the current one is
+/// refused, and so is an undo: a bare state keeps nothing to go back to ([`Played`]).
 pub fn apply_entry<G: Game>(
     game: &mut G,
     entry: &Entry<G::Move>,
@@ -364,6 +478,7 @@ pub fn apply_entry<G: Game>(
             }
             Ok(game.timeout())
         }
+        Entry::Undo { .. } => Err(Illegal::Engine(EngineRule::NothingToUndo)),
     }
 }
 
@@ -380,20 +495,29 @@ pub fn replay<G: Game>(
 pub fn replay_with<G: Game>(
     setup: &Setup<G::Options>,
     entries: &[Entry<G::Move>],
-    mut on_events: impl FnMut(usize, Vec<G::Event>, &G),
+    on_events: impl FnMut(usize, Vec<G::Event>, &G),
 ) -> Result<G, ReplayError> {
-    let mut game = G::new(setup).map_err(ReplayError::Setup)?;
+    replay_played(setup, entries, on_events).map(Played::into_game)
+}
+
+/// [`replay_with`], keeping what the last mover may still take back.
+pub fn replay_played<G: Game>(
+    setup: &Setup<G::Options>,
+    entries: &[Entry<G::Move>],
+    mut on_events: impl FnMut(usize, Vec<G::Event>, &G),
+) -> Result<Played<G>, ReplayError> {
+    let mut played = Played::new(G::new(setup).map_err(ReplayError::Setup)?);
     for (index, entry) in entries.iter().enumerate() {
-        let events = apply_entry(&mut game, entry).map_err(|illegal| match entry {
+        let events = played.apply(entry).map_err(|illegal| match entry {
             Entry::Timeout { .. } => ReplayError::StaleTimeout { index },
-            Entry::Move { .. } => ReplayError::Illegal {
+            Entry::Move { .. } | Entry::Undo { .. } => ReplayError::Illegal {
                 index,
                 code: illegal.code(),
             },
         })?;
-        on_events(index, events, &game);
+        on_events(index, events, played.game());
     }
-    Ok(game)
+    Ok(played)
 }
 
 /// A finished (or stopped) play-out: the final state and the log that produced it.
@@ -434,6 +558,95 @@ pub fn play_out<G: Game>(
         log.push(entry);
     }
     Ok((game, log))
+}
+
+/// What [`check_take_backs`] saw.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TakeBackCounts {
+    /// Moves taken back, each giving back exactly the state before it.
+    pub taken_back: usize,
+    /// Undos refused, each changing nothing.
+    pub refused: usize,
+}
+
+/// Bots play a game (as [`play_out`]); after every entry, an undo is tried for
+/// every seat on a copy. Where [`Played::undo_seat`] names the mover, his undo
+/// must give back exactly what every viewer saw before his move (views,
+/// overlays, legal moves, whose decision); everywhere else every undo must be
+/// refused and change nothing. `may_not` names moves that must never be taken
+/// back (a draw, a reveal). For each game's tests.
+pub fn check_take_backs<G: Game>(
+    setup: &Setup<G::Options>,
+    bot_seed: u64,
+    max_entries: usize,
+    may_not: impl Fn(&G::Move) -> bool,
+) -> Result<TakeBackCounts, String> {
+    fn seen<G: Game>(game: &G, seats: u8) -> String {
+        let mut out = format!("{:?} {:?}", game.awaiting(), game.view(Viewer::Spectator));
+        for seat in 0..seats {
+            out += &format!(
+                " | {:?} {:?} {:?}",
+                game.view(Viewer::Seat(seat)),
+                game.private_view(seat),
+                game.legal_moves(seat)
+            );
+        }
+        out
+    }
+    let mut played = Played::new(G::new(setup).map_err(|e| e.to_string())?);
+    let mut rng = GameRng::new(bot_seed);
+    let mut counts = TakeBackCounts::default();
+    for index in 0..max_entries {
+        if played.game().outcome().is_some() {
+            break;
+        }
+        let awaiting = played.game().awaiting();
+        let Some(&seat) = awaiting.seats.get(rng.below(awaiting.seats.len().max(1))) else {
+            break;
+        };
+        let entry = match played.game().bot_move(seat, BotLevel::Random, &mut rng) {
+            Some(mv) => Entry::Move { seat, mv },
+            None => Entry::Timeout {
+                period: awaiting.period,
+            },
+        };
+        let before = seen(played.game(), setup.seats);
+        played
+            .apply(&entry)
+            .map_err(|e| format!("entry {index}: {}", e.code()))?;
+        let after = seen(played.game(), setup.seats);
+        for other in 0..setup.seats {
+            let mut copy = played.clone();
+            let undone = copy.apply(&Entry::Undo { seat: other });
+            if played.undo_seat() == Some(other) {
+                if !matches!(entry, Entry::Move { seat: s, .. } if s == other) {
+                    return Err(format!(
+                        "entry {index}: seat {other} may undo another's entry"
+                    ));
+                }
+                if let Entry::Move { mv, .. } = &entry
+                    && may_not(mv)
+                {
+                    return Err(format!("entry {index}: {mv:?} may be taken back"));
+                }
+                undone.map_err(|e| format!("entry {index}: undo refused: {}", e.code()))?;
+                if seen(copy.game(), setup.seats) != before {
+                    return Err(format!(
+                        "entry {index}: the undo did not give back the state before it"
+                    ));
+                }
+                counts.taken_back += 1;
+            } else {
+                if undone.is_ok() || seen(copy.game(), setup.seats) != after {
+                    return Err(format!(
+                        "entry {index}: seat {other}'s undo was not refused"
+                    ));
+                }
+                counts.refused += 1;
+            }
+        }
+    }
+    Ok(counts)
 }
 
 #[cfg(test)]
@@ -528,5 +741,202 @@ mod tests {
         }
         assert_eq!(game.legal_moves_of(1, "x"), vec![1, 2]);
         assert_eq!(game.legal_moves_of(0, "x"), Vec::<u8>::new());
+    }
+
+    /// Each seat in turn adds to its own sum: 1..=3 (may be taken back), 9
+    /// draws a random 0..10 (may not), 0 ends the turn.
+    #[derive(Clone, Debug, PartialEq)]
+    struct Tally {
+        sums: [u32; 2],
+        turn: Seat,
+        turns: u64,
+        rng: GameRng,
+    }
+
+    impl Game for Tally {
+        const ID: &'static str = "tally";
+        const NAME: &'static str = "Tally";
+        const SEATS: std::ops::RangeInclusive<u8> = 2..=2;
+        const TAKES_BACK: bool = true;
+        type Options = ();
+        type Move = u8;
+        type View = [u32; 2];
+        type Event = u8;
+        type Rule = EngineRule;
+        type Private = NothingPrivate;
+
+        fn new(setup: &Setup<()>) -> Result<Self, SetupError> {
+            Ok(Tally {
+                sums: [0; 2],
+                turn: 0,
+                turns: 0,
+                rng: GameRng::new(setup.seed),
+            })
+        }
+
+        fn awaiting(&self) -> Awaiting {
+            let mut a = Awaiting::nobody(self.turns);
+            if self.turns < 6 {
+                a.seats = vec![self.turn];
+            }
+            a
+        }
+
+        fn legal_moves(&self, seat: Seat) -> Vec<u8> {
+            if !self.awaiting().includes(seat) {
+                return Vec::new();
+            }
+            vec![0, 1, 2, 3, 9]
+        }
+
+        fn apply(&mut self, seat: Seat, mv: &u8) -> Result<Vec<u8>, Illegal<EngineRule>> {
+            if !self.legal_moves(seat).contains(mv) {
+                return Err(Illegal::not_your_turn());
+            }
+            let add = match mv {
+                0 => {
+                    self.turn = 1 - self.turn;
+                    self.turns += 1;
+                    0
+                }
+                9 => self.rng.below(10) as u32,
+                n => u32::from(*n),
+            };
+            self.sums[usize::from(seat)] += add;
+            Ok(vec![*mv])
+        }
+
+        fn timeout(&mut self) -> Vec<u8> {
+            let seat = self.turn;
+            self.apply(seat, &0).unwrap_or_default()
+        }
+
+        fn view(&self, _: Viewer) -> [u32; 2] {
+            self.sums
+        }
+
+        fn private_view(&self, _: Seat) -> NothingPrivate {
+            NothingPrivate {}
+        }
+
+        fn outcome(&self) -> Option<Outcome> {
+            (self.turns >= 6).then(|| Outcome {
+                scores: self.sums.iter().map(|&s| s as i32).collect(),
+                winners: vec![0],
+            })
+        }
+
+        fn bot_move(&self, seat: Seat, _: BotLevel, _: &mut GameRng) -> Option<u8> {
+            self.legal_moves(seat).first().copied()
+        }
+
+        fn may_take_back(&self, before: &Self, _: Seat, mv: &u8) -> bool {
+            matches!(mv, 1..=3) && self.turns == before.turns
+        }
+    }
+
+    fn tally_setup() -> Setup<()> {
+        Setup {
+            seats: 2,
+            seed: 7,
+            options: (),
+            first_seat: None,
+        }
+    }
+
+    fn mv(seat: Seat, mv: u8) -> Entry<u8> {
+        Entry::Move { seat, mv }
+    }
+
+    #[test]
+    fn an_undo_gives_back_exactly_the_state_before_each_undone_move() {
+        let mut played = Played::new(Tally::new(&tally_setup()).expect("starts"));
+        let start = played.game().clone();
+        played.apply(&mv(0, 2)).expect("legal");
+        let after_first = played.game().clone();
+        played.apply(&mv(0, 3)).expect("legal");
+        assert_eq!(played.undo_seat(), Some(0));
+        // Only the mover may take back, and only his own moves.
+        let refused = played.apply(&Entry::Undo { seat: 1 });
+        assert_eq!(refused, Err(Illegal::Engine(EngineRule::NothingToUndo)));
+        played.apply(&Entry::Undo { seat: 0 }).expect("undo");
+        assert_eq!(played.game(), &after_first);
+        played.apply(&Entry::Undo { seat: 0 }).expect("undo");
+        assert_eq!(played.game(), &start);
+        assert_eq!(played.undo_seat(), None);
+        assert!(played.apply(&Entry::Undo { seat: 0 }).is_err());
+        assert_eq!(played.game(), &start);
+    }
+
+    #[test]
+    fn no_undo_across_a_draw_another_seats_move_or_a_timeout() {
+        let mut played = Played::new(Tally::new(&tally_setup()).expect("starts"));
+        let nothing = Err(Illegal::Engine(EngineRule::NothingToUndo));
+        // A random draw ends the chance, for the moves before it too.
+        played.apply(&mv(0, 1)).expect("legal");
+        played.apply(&mv(0, 9)).expect("legal");
+        let drawn = played.game().clone();
+        assert_eq!(played.apply(&Entry::Undo { seat: 0 }), nothing);
+        assert_eq!(played.game(), &drawn);
+        // Ending the turn ends it, and the next seat's moves are his own.
+        played.apply(&mv(0, 1)).expect("legal");
+        played.apply(&mv(0, 0)).expect("legal");
+        assert_eq!(played.apply(&Entry::Undo { seat: 0 }), nothing);
+        played.apply(&mv(1, 2)).expect("legal");
+        assert_eq!(played.apply(&Entry::Undo { seat: 0 }), nothing);
+        assert_eq!(played.undo_seat(), Some(1));
+        played
+            .apply(&Entry::Timeout { period: 1 })
+            .expect("the timer of turn 1");
+        assert_eq!(played.apply(&Entry::Undo { seat: 1 }), nothing);
+        // A bare state keeps nothing to go back to.
+        let mut bare = played.game().clone();
+        assert_eq!(apply_entry(&mut bare, &Entry::Undo { seat: 0 }), nothing);
+    }
+
+    #[test]
+    fn a_log_with_undos_replays_to_the_same_state_and_chance() {
+        let log = vec![
+            mv(0, 3),
+            mv(0, 2),
+            Entry::Undo { seat: 0 },
+            mv(0, 9),
+            mv(0, 1),
+            Entry::Undo { seat: 0 },
+            mv(0, 0),
+            mv(1, 1),
+            mv(1, 2),
+            Entry::Undo { seat: 0 },
+        ];
+        // The last undo is not the mover's: the log is refused there.
+        let refused = replay::<Tally>(&tally_setup(), &log);
+        assert!(
+            matches!(
+                refused,
+                Err(ReplayError::Illegal {
+                    index: 9,
+                    code: "nothing_to_undo"
+                })
+            ),
+            "{refused:?}"
+        );
+        let log = &log[..9];
+        let mut live = Played::new(Tally::new(&tally_setup()).expect("starts"));
+        for entry in log {
+            live.apply(entry).expect("legal");
+        }
+        let replayed = replay_played::<Tally>(&tally_setup(), log, |_, _, _| {}).expect("replays");
+        assert_eq!(replayed.game(), live.game());
+        assert_eq!(replayed.undo_seat(), Some(1));
+        // The same as the log without the moves taken back.
+        let kept = [mv(0, 3), mv(0, 9), mv(0, 0), mv(1, 1), mv(1, 2)];
+        assert_eq!(
+            &replay::<Tally>(&tally_setup(), &kept).expect("replays"),
+            live.game()
+        );
+        let mut again = replayed.clone();
+        again.apply(&Entry::Undo { seat: 1 }).expect("undo");
+        live.apply(&Entry::Undo { seat: 1 }).expect("undo");
+        assert_eq!(again.game(), live.game());
     }
 }

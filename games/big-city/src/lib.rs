@@ -86,4 +86,22 @@ impl Game for BigCity {
     fn bot_move(&self, seat: Seat, level: BotLevel, rng: &mut GameRng) -> Option<Move> {
         BigCity::bot_move(self, seat, level, rng)
     }
+
+    const TAKES_BACK: bool = true;
+
+    /// The moves of a turn before its draws: a discard, a build, a neighborhood
+    /// placed, a streetcar segment, skipping the second one. A draw, an
+    /// exchange, a trade or a move that ends the turn (its period) may not be
+    /// taken back.
+    fn may_take_back(&self, before: &Self, _seat: Seat, mv: &Move) -> bool {
+        matches!(
+            mv,
+            Move::DiscardUseless { .. }
+                | Move::Build { .. }
+                | Move::PlaceNeighborhood { .. }
+                | Move::Streetcar { .. }
+                | Move::Done {}
+        ) && self.period == before.period
+            && self.outcome().is_none()
+    }
 }

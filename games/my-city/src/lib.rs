@@ -96,4 +96,12 @@ impl Game for MyCity {
             BotLevel::Greedy => bots::greedy(self, seat, rng),
         }
     }
+
+    const TAKES_BACK: bool = true;
+
+    /// A decision, until the round's decisions are revealed (the last one to
+    /// decide reveals them all, so his may not be taken back).
+    fn may_take_back(&self, before: &Self, _seat: Seat, _mv: &Move) -> bool {
+        MyCity::awaiting(self).period == MyCity::awaiting(before).period && self.outcome().is_none()
+    }
 }
