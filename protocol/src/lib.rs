@@ -82,6 +82,11 @@ pub enum ClientMsg {
         #[ts(type = "unknown")]
         mv: RawJson,
     },
+    /// Take back one's last move: a move of the current turn that revealed
+    /// nothing and drew nothing, with no other entry since (the game decides:
+    /// `engine::Game::may_take_back`; `awaiting.undo` names the seat that may).
+    /// Answered as a move is, by `move_ok` or an `error` echoing `id`.
+    Undo { id: u64, version: u64 },
     /// Ask for the legal moves of one's seat now (to highlight placements): all
     /// of them, or the part `of` names (a game's own key, such as a building id:
     /// [`engine::Game::legal_moves_of`]; a game without parts ignores it). `of`
@@ -103,6 +108,14 @@ pub enum ClientMsg {
 }
 
 impl ClientMsg {
+    /// The id a move (or an undo) is answered with.
+    pub fn move_id(&self) -> Option<u64> {
+        match self {
+            ClientMsg::Move { id, .. } | ClientMsg::Undo { id, .. } => Some(*id),
+            _ => None,
+        }
+    }
+
     /// Decodes one client frame. Only a message's own fields are accepted.
     pub fn decode(text: &str) -> Result<ClientMsg, serde_json::Error> {
         #[derive(Deserialize)]
@@ -588,6 +601,10 @@ pub struct AwaitingInfo {
     #[ts(optional)]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub timer_ms: Option<u64>,
+    /// The seat that may take back its last move now (with `undo`), if any.
+    #[ts(optional)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub undo: Option<Seat>,
 }
 
 /// A full picture of the game for one recipient.

@@ -381,6 +381,7 @@ mod tests {
                     let awaiting = AwaitingInfo {
                         seats: state.awaiting().seats,
                         timer_ms: None,
+                        undo: state.undo_seat(),
                     };
                     let events = serde_json::to_string(&applied.events).expect("JSON");
                     let outcome = state.outcome();
@@ -446,6 +447,7 @@ mod tests {
         let awaiting = AwaitingInfo {
             seats: vec![1, 2],
             timer_ms: Some(900),
+            undo: None,
         };
         let outcome = Outcome {
             scores: vec![3, 4],

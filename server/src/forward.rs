@@ -230,10 +230,7 @@ async fn edge_link(
         tokio::select! {
             msg = inbox.recv() => match msg {
                 Some(RoomMsg::Client { msg, .. }) => {
-                    let id = match &msg {
-                        ClientMsg::Move { id, .. } => Some(*id),
-                        _ => None,
-                    };
+                    let id = msg.move_id();
                     // While the broker is away a message would wait in the client
                     // library's buffer and reach the room late, unanswered: refuse it
                     // now instead, so the player knows to send it again.

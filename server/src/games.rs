@@ -7,7 +7,8 @@
 //! [`MoveError::BadMove`]. [`Registry`] lists the game kinds this server hosts.
 
 use engine::{
-    Awaiting, BotLevel, Entry, Game, GameRng, Illegal, Outcome, Seat, Setup, SetupError, Viewer,
+    Awaiting, BotLevel, Entry, Game, GameRng, Illegal, Outcome, Played, Seat, Setup, SetupError,
+    Viewer,
 };
 use protocol::{ErrorArgs, ErrorReason, RawJson};
 use serde::{Deserialize, Serialize};
@@ -85,8 +86,12 @@ pub trait ErasedGame: Send + Sync {
     fn legal_moves(&self, seat: Seat, of: Option<&str>) -> Vec<Value>;
     /// Decodes and applies `seat`'s move to a copy; `self` is never changed.
     fn try_move(&self, seat: Seat, mv: &RawJson) -> Result<Applied, MoveError>;
-    /// Applies one log entry (a move or a timeout) to a copy.
+    /// Applies one log entry (a move, a timeout or an undo) to a copy.
     fn try_entry(&self, entry: &RawJson) -> Result<Applied, MoveError>;
+    /// Takes back `seat`'s last move, on a copy ([`engine::Entry::Undo`]).
+    fn try_undo(&self, seat: Seat) -> Result<Applied, MoveError>;
+    /// The seat that may take back its last move now ([`Game::may_take_back`]).
+    fn undo_seat(&self) -> Option<Seat>;
     /// A bot's move for `seat`, as JSON.
     fn bot_move(&self, seat: Seat, level: BotLevel, rng: &mut GameRng) -> Option<RawJson>;
 }
@@ -134,7 +139,7 @@ impl<G> Adapter<G> {
     }
 }
 
-struct Running<G>(G);
+struct Running<G: Game>(Played<G>);
 
 fn to_value<T: Serialize>(v: &T) -> Value {
     // Serializing our own plain data types cannot fail (no maps with non-string keys).
@@ -144,6 +149,15 @@ fn to_value<T: Serialize>(v: &T) -> Value {
 fn to_raw<T: Serialize>(v: &T) -> RawJson {
     // As above: our own types always serialize.
     RawJson::of(v).unwrap_or_default()
+}
+
+/// The public events of an entry: the game's, or the table's own for an undo
+/// (`{"undone": {"seat": 0}}`: the game has none, and the others should know).
+fn public_events<G: Game>(entry: &Entry<G::Move>, events: &[G::Event]) -> Vec<Value> {
+    match entry {
+        Entry::Undo { seat } => vec![serde_json::json!({"undone": {"seat": seat}})],
+        _ => events.iter().map(to_value).collect(),
+    }
 }
 
 /// A log entry of game `G`, decoded from its stored text.
@@ -163,42 +177,48 @@ fn typed_setup<G: Game>(setup: &SetupDoc) -> Result<Setup<G::Options>, String> {
 }
 
 impl<G: Game> Running<G> {
-    fn applied(&self, next: G, entry: &Entry<G::Move>, events: Vec<G::Event>) -> Applied {
-        Applied {
+    fn game(&self) -> &G {
+        self.0.game()
+    }
+
+    /// `entry` applied to a copy; `self` is never changed.
+    fn applied(&self, entry: &Entry<G::Move>) -> Result<Applied, MoveError> {
+        let (next, events) = self.0.next(entry).map_err(MoveError::illegal)?;
+        Ok(Applied {
             state: Box::new(Running(next)),
             entry: to_raw(entry),
-            events: events.iter().map(to_value).collect(),
-        }
+            events: public_events::<G>(entry, &events),
+        })
     }
 }
 
 impl<G: Game> ErasedGame for Running<G> {
     fn awaiting(&self) -> Awaiting {
-        self.0.awaiting()
+        self.game().awaiting()
     }
 
     fn view(&self, viewer: Viewer) -> Value {
-        to_value(&self.0.view(viewer))
+        to_value(&self.game().view(viewer))
     }
 
     fn view_json(&self, viewer: Viewer) -> String {
         // Serializing our own plain data types cannot fail.
-        serde_json::to_string(&self.0.view(viewer)).unwrap_or_default()
+        serde_json::to_string(&self.game().view(viewer)).unwrap_or_default()
     }
 
     fn private_view_json(&self, seat: Seat) -> String {
         // Serializing our own plain data types cannot fail.
-        serde_json::to_string(&self.0.private_view(seat)).unwrap_or_default()
+        serde_json::to_string(&self.game().private_view(seat)).unwrap_or_default()
     }
 
     fn outcome(&self) -> Option<Outcome> {
-        self.0.outcome()
+        self.game().outcome()
     }
 
     fn legal_moves(&self, seat: Seat, of: Option<&str>) -> Vec<Value> {
         let moves = match of {
-            Some(of) => self.0.legal_moves_of(seat, of),
-            None => self.0.legal_moves(seat),
+            Some(of) => self.game().legal_moves_of(seat, of),
+            None => self.game().legal_moves(seat),
         };
         moves.iter().map(to_value).collect()
     }
@@ -207,21 +227,25 @@ impl<G: Game> ErasedGame for Running<G> {
         // Decoded once, from the text the message carried.
         let mv: G::Move = serde_json::from_str(mv.get())
             .map_err(|e| MoveError::BadMove(format!("not a move of this game: {e}")))?;
-        let mut next = self.0.clone();
-        let events = next.apply(seat, &mv).map_err(MoveError::illegal)?;
-        Ok(self.applied(next, &Entry::Move { seat, mv }, events))
+        self.applied(&Entry::Move { seat, mv })
     }
 
     fn try_entry(&self, entry: &RawJson) -> Result<Applied, MoveError> {
         let entry = decode_entry::<G>(entry)
             .map_err(|e| MoveError::BadMove(format!("not a log entry of this game: {e}")))?;
-        let mut next = self.0.clone();
-        let events = engine::apply_entry(&mut next, &entry).map_err(MoveError::illegal)?;
-        Ok(self.applied(next, &entry, events))
+        self.applied(&entry)
+    }
+
+    fn try_undo(&self, seat: Seat) -> Result<Applied, MoveError> {
+        self.applied(&Entry::Undo { seat })
+    }
+
+    fn undo_seat(&self) -> Option<Seat> {
+        self.0.undo_seat()
     }
 
     fn bot_move(&self, seat: Seat, level: BotLevel, rng: &mut GameRng) -> Option<RawJson> {
-        self.0.bot_move(seat, level, rng).map(|m| to_raw(&m))
+        self.game().bot_move(seat, level, rng).map(|m| to_raw(&m))
     }
 }
 
@@ -308,7 +332,7 @@ where
 
     fn start(&self, setup: &SetupDoc) -> Result<Box<dyn ErasedGame>, String> {
         let game = G::new(&typed_setup::<G>(setup)?).map_err(|e| e.to_string())?;
-        Ok(Box::new(Running(game)))
+        Ok(Box::new(Running(Played::new(game))))
     }
 
     fn replay(
@@ -323,12 +347,11 @@ where
             .enumerate()
             .map(|(i, e)| decode_entry::<G>(e).map_err(|err| format!("entry {i}: {err}")))
             .collect::<Result<_, _>>()?;
-        let game = engine::replay_with::<G>(&typed, &entries, |index, events, game| {
-            on_events(
-                index,
-                events.iter().map(to_value).collect(),
-                game.awaiting().period,
-            )
+        let game = engine::replay_played::<G>(&typed, &entries, |index, events, game| {
+            let events = entries
+                .get(index)
+                .map_or_else(Vec::new, |entry| public_events::<G>(entry, &events));
+            on_events(index, events, game.awaiting().period)
         })
         .map_err(|e| e.to_string())?;
         Ok(Box::new(Running(game)))

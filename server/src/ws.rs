@@ -215,10 +215,9 @@ async fn connection(
                 break;
             }
             // A refused move still names its id, so the client knows which one.
-            let id = match ClientMsg::decode(text.as_str()) {
-                Ok(ClientMsg::Move { id, .. }) => Some(id),
-                _ => None,
-            };
+            let id = ClientMsg::decode(text.as_str())
+                .ok()
+                .and_then(|msg| msg.move_id());
             let limited = Refusal::with(
                 ErrorCode::RateLimited,
                 ErrorArgs {

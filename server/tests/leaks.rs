@@ -26,7 +26,9 @@
 //! was forwarded), and checks every node's log.
 //!
 //! `my_city_sweep_*` does the same for My City, whose secrets are different: a
-//! seat's decision until the round's reveal and the order of the face-down deck.
+//! seat's decision until the round's reveal (and, taken back, nothing of it after)
+//! and the order of the face-down deck. The server runs' players take moves back
+//! now and then where the game allows it.
 //!
 //! `CITYTABLE_LEAK_GAMES` (engine sweeps, default 12) and
 //! `CITYTABLE_LEAK_SERVER_GAMES` (through the server, default 2) scale the runs.
@@ -498,7 +500,7 @@ async fn leak_client(
     token: Option<String>,
     seat: Option<u8>,
     seed: u64,
-    probes: Arc<AtomicU64>,
+    counts: Arc<Counts>,
 ) -> Outcome {
     let mut rng = Rng::new(seed);
     let mut c = Client::connect(&url).await;
@@ -520,6 +522,7 @@ async fn leak_client(
     let mut chatted = false;
     let mut last = tokio::time::Instant::now();
     let mut last_sent_version = 0u64;
+    let mut undo_due = false;
     loop {
         let m = match c.next_within(Duration::from_secs(30)).await {
             Ok(m) => m,
@@ -555,6 +558,7 @@ async fn leak_client(
             Some("legal_moves") => asked = false,
             Some("error") | Some("move_ok") => {
                 asked = false;
+                undo_due = m["type"] == "move_ok";
                 assert_ne!(
                     m["code"], "rate_limited",
                     "{name}: the client keeps to the rate"
@@ -606,6 +610,20 @@ async fn leak_client(
             continue;
         }
         let Some(s) = seat else { continue };
+        // Now and then a move is taken back where the game allows it; what
+        // follows (the views, the move made again) must leak no more.
+        if std::mem::take(&mut undo_due)
+            && game.as_ref().and_then(|g| g.undo) == Some(u64::from(s))
+            && rng.below(3) == 0
+        {
+            counts.undos.fetch_add(1, Ordering::Relaxed);
+            last_sent_version = version;
+            let msg = json!({"type": "undo", "id": next_id, "version": version});
+            paced(&mut c, &mut last, &msg).await;
+            next_id += 1;
+            asked = true;
+            continue;
+        }
         if !chatted && version > 3 {
             chatted = true;
             paced(
@@ -624,7 +642,7 @@ async fn leak_client(
                 // An adversarial move first; its error is checked with its own numbers allowed.
                 let p = probe(&mut rng);
                 probe_numbers = sent_numbers(&p);
-                probes.fetch_add(1, Ordering::Relaxed);
+                counts.probes.fetch_add(1, Ordering::Relaxed);
                 last_sent_version = version;
                 let msg = json!({"type": "move", "id": next_id, "version": version, "mv": p});
                 paced(&mut c, &mut last, &msg).await;
@@ -635,6 +653,15 @@ async fn leak_client(
             asked = true;
         }
     }
+}
+
+/// What the players of a run sent beside their moves.
+#[derive(Default)]
+struct Counts {
+    /// Adversarial moves.
+    probes: AtomicU64,
+    /// Undos.
+    undos: AtomicU64,
 }
 
 struct ServerGame {
@@ -648,7 +675,7 @@ async fn server_game(
     addrs: Arc<Vec<std::net::SocketAddr>>,
     n: u64,
     rng: &mut Rng,
-    probes: Arc<AtomicU64>,
+    counts: Arc<Counts>,
 ) -> ServerGame {
     // With several nodes, each of a table's clients on another one.
     let on = |i: u64| addrs[((n + i) % addrs.len() as u64) as usize];
@@ -682,7 +709,7 @@ async fn server_game(
         Some(host_token.clone()),
         Some(0),
         rng.next(),
-        probes.clone(),
+        counts.clone(),
     ));
     let b = tokio::spawn(leak_client(
         guest_url,
@@ -690,7 +717,7 @@ async fn server_game(
         Some(guest_token.clone()),
         Some(1),
         rng.next(),
-        probes.clone(),
+        counts.clone(),
     ));
     let s = tokio::spawn(leak_client(
         format!("ws://{}/ws/{spectate}", on(2)),
@@ -698,7 +725,7 @@ async fn server_game(
         None,
         None,
         rng.next(),
-        probes.clone(),
+        counts.clone(),
     ));
     tokio::time::sleep(Duration::from_millis(100)).await;
     host.send(&json!({"type": "start"})).await;
@@ -756,7 +783,7 @@ async fn server_run(games: u64, concurrent: u64, nodes: usize) {
     }
     let addrs = Arc::new(servers.iter().map(|s| s.addr).collect::<Vec<_>>());
     let addr = addrs[0];
-    let probes = Arc::new(AtomicU64::new(0));
+    let counts = Arc::new(Counts::default());
     let started = std::time::Instant::now();
     let mut rng = Rng::new(env_num("CITYTABLE_LEAK_SEED", 0x5e4e));
     let mut done = Vec::new();
@@ -765,7 +792,7 @@ async fn server_run(games: u64, concurrent: u64, nodes: usize) {
         let mut batch = tokio::task::JoinSet::new();
         for _ in 0..concurrent.min(games - next) {
             let mut r = Rng::new(rng.next());
-            let p = probes.clone();
+            let p = counts.clone();
             let n = next;
             let addrs = Arc::clone(&addrs);
             batch.spawn(async move { server_game(addrs, n, &mut r, p).await });
@@ -809,8 +836,8 @@ async fn server_run(games: u64, concurrent: u64, nodes: usize) {
         };
         let entries: Vec<Entry<Move>> = serde_json::from_value(record["entries"].clone()).unwrap();
         // The truth at every version.
-        let mut state = BigCity::new(&setup).unwrap();
-        let mut secrets = vec![Secrets::of(&state)];
+        let mut played = engine::Played::new(BigCity::new(&setup).unwrap());
+        let mut secrets = vec![Secrets::of(played.game())];
         let mut views: HashMap<(u64, Option<u8>), Value> = HashMap::new();
         let seats = setup.seats;
         let record_views =
@@ -823,11 +850,11 @@ async fn server_run(games: u64, concurrent: u64, nodes: usize) {
                     views.insert((k, v), serde_json::to_value(state.view(viewer)).unwrap());
                 }
             };
-        record_views(&state, 0, &mut views);
+        record_views(played.game(), 0, &mut views);
         for (i, e) in entries.iter().enumerate() {
-            engine::apply_entry(&mut state, e).expect("the record replays");
-            secrets.push(Secrets::of(&state));
-            record_views(&state, i as u64 + 1, &mut views);
+            played.apply(e).expect("the record replays");
+            secrets.push(Secrets::of(played.game()));
+            record_views(played.game(), i as u64 + 1, &mut views);
         }
         let first = &secrets[0];
         for seq in first
@@ -937,11 +964,16 @@ async fn server_run(games: u64, concurrent: u64, nodes: usize) {
         assert!(!line.contains("panicked"), "{line}");
     }
     eprintln!(
-        "server leaks: {} games, checked in {:?}, {messages} messages and HTTP answers checked, {} adversarial moves, {} log lines checked",
+        "server leaks: {} games, checked in {:?}, {messages} messages and HTTP answers checked, {} adversarial moves, {} undos, {} log lines checked",
         done.len(),
         started.elapsed(),
-        probes.load(Ordering::Relaxed),
+        counts.probes.load(Ordering::Relaxed),
+        counts.undos.load(Ordering::Relaxed),
         lines.len()
+    );
+    assert!(
+        counts.undos.load(Ordering::Relaxed) > 0,
+        "the players took moves back"
     );
 }
 
@@ -1019,6 +1051,19 @@ fn my_city_sweep_decisions_and_deck_stay_hidden() {
                     .iter()
                     .filter(|m| **m != mv && !matches!(m, CityMove::EndParticipation {}))
                     .collect();
+                // Taken back, it leaves nothing behind, for anyone.
+                let mut undone = engine::Played::new(before.clone());
+                undone.apply(&Entry::Move { seat, mv }).expect("legal");
+                assert_eq!(undone.undo_seat(), Some(seat));
+                assert!(
+                    undone
+                        .apply(&Entry::Undo { seat })
+                        .expect("undo")
+                        .is_empty()
+                );
+                for &v in &viewers {
+                    assert_eq!(view_of(undone.game(), v), view_of(&before, v));
+                }
                 for _ in 0..3.min(others.len()) {
                     let alt_mv = others[rng.below(others.len() as u64) as usize];
                     let mut alt = before.clone();

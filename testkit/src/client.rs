@@ -283,6 +283,8 @@ pub struct GameView {
     pub view: Value,
     /// The seats the game waits for.
     pub awaiting: Vec<u64>,
+    /// The seat that may take back its last move (`awaiting.undo`).
+    pub undo: Option<u64>,
     /// The game has an outcome.
     pub over: bool,
 }
@@ -339,6 +341,7 @@ impl GameView {
                 .ok_or_else(|| format!("a snapshot without a version: {game}"))?,
             view: game["view"].clone(),
             awaiting: seats(&game["awaiting"])?,
+            undo: game["awaiting"]["undo"].as_u64(),
             over: has_outcome(game),
         })
     }
@@ -359,9 +362,12 @@ impl GameView {
             });
         }
         // An update without `awaiting` leaves it as it was.
-        let awaiting = match update.get("awaiting") {
-            Some(awaiting) => seats(awaiting).map_err(UpdateError::Bad)?,
-            None => self.awaiting.clone(),
+        let (awaiting, undo) = match update.get("awaiting") {
+            Some(awaiting) => (
+                seats(awaiting).map_err(UpdateError::Bad)?,
+                awaiting["undo"].as_u64(),
+            ),
+            None => (self.awaiting.clone(), self.undo),
         };
         let mut view = self.view.clone();
         apply_change(&mut view, update).map_err(UpdateError::Bad)?;
@@ -369,6 +375,7 @@ impl GameView {
             version: got,
             view,
             awaiting,
+            undo,
             over: has_outcome(update),
         };
         Ok(())

@@ -13,7 +13,7 @@ import { getName, getToken, setToken, forgetToken } from './store.js';
 import { gameUI } from './games/index.js';
 import { turnCue } from './cue.js';
 import { nameForm } from './widgets.js';
-import { initialState, reduce, mySeat, currentLegal } from './table/state.js';
+import { initialState, reduce, mySeat, currentLegal, canUndo } from './table/state.js';
 import { gameName, seatLooks, safe } from './table/names.js';
 import { renderTitle, renderBanner, renderTimer, renderConn } from './table/banner.js';
 import { rememberCommitment } from './fairness.js';
@@ -49,6 +49,7 @@ export function showTable(root, code, go, guest = '') {
   const title = h('div', { class: 'title' });
   const banner = h('div', { class: 'turn-banner', id: 'turn-banner', 'aria-live': 'polite' });
   const timerEl = h('div', { class: 'timer', id: 'timer' });
+  const undoBtn = h('button', { class: 'small undo', id: 'undo', hidden: true, title: t('table.undo_hint'), onclick: () => dispatch({ type: 'undo' }) }, '↶ ', t('table.undo'));
   const connEl = h('div', { class: 'conn', id: 'conn-status' });
   const cue = turnCue(() => gameName(state));
   const mainEl = h('div', { class: 'table-main', id: 'table-main' });
@@ -71,7 +72,7 @@ export function showTable(root, code, go, guest = '') {
   sideEl.append(seatsEl, inviteEl, logEl, fairEl, chat.el, h('p', { class: 'cue-panel small muted', id: 'cue' }, t('cue.when_away'), ' ', cue.el));
   mount(
     root,
-    h('div', { class: 'table-page' }, h('div', { class: 'table-bar' }, title, banner, timerEl, connEl), h('div', { class: 'table-body' }, mainEl, sideEl)),
+    h('div', { class: 'table-page' }, h('div', { class: 'table-bar' }, title, banner, undoBtn, timerEl, connEl), h('div', { class: 'table-body' }, mainEl, sideEl)),
   );
 
   /** @type {Board | null} */
@@ -112,7 +113,7 @@ export function showTable(root, code, go, guest = '') {
    */
   function env(s) {
     const ui = s.table ? gameUI(s.table.game) : undefined;
-    return ui ? { describe: (ev, now) => safe(() => ui.describeEvent(ev, seatLooks(now))) } : {};
+    return ui ? { describe: (ev, now) => describeEvent(ui, ev, now) } : {};
   }
 
   /** @param {Effect} effect */
@@ -165,7 +166,10 @@ export function showTable(root, code, go, guest = '') {
       prev.spectatorLink !== next.spectatorLink;
     if (all) renderAll();
     else {
-      if (prev.legal !== next.legal || prev.movedAtVersion !== next.movedAtVersion) renderBoard();
+      if (prev.legal !== next.legal || prev.movedAtVersion !== next.movedAtVersion) {
+        renderBoard();
+        renderUndo();
+      }
       if (prev.conn !== next.conn) renderConn(connEl, next);
     }
     if (prev.chat !== next.chat) chat.render(next);
@@ -206,7 +210,23 @@ export function showTable(root, code, go, guest = '') {
     renderLog(logEl, state);
     renderFair(fairEl, state.game?.commitment);
     renderConn(connEl, state);
+    renderUndo();
   }
+
+  function renderUndo() {
+    undoBtn.hidden = !canUndo(state);
+  }
+
+  // Ctrl+Z (⌘Z) takes back the last move too, unless the player is typing.
+  /** @param {KeyboardEvent} e */
+  function onKey(e) {
+    const typing = e.target instanceof HTMLElement && (e.target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(e.target.tagName));
+    if ((e.ctrlKey || e.metaKey) && !e.shiftKey && e.key.toLowerCase() === 'z' && !typing && canUndo(state)) {
+      e.preventDefault();
+      dispatch({ type: 'undo' });
+    }
+  }
+  document.addEventListener('keydown', onKey);
 
   function renderMain() {
     const table = state.table;
@@ -279,10 +299,22 @@ export function showTable(root, code, go, guest = '') {
 
   return () => {
     clearInterval(tick);
+    document.removeEventListener('keydown', onKey);
     conn.close();
     board?.destroy?.();
     replay.close();
   };
+}
+
+/**
+ * An event in words for the log: the table's own (an undo) or the game's.
+ * @param {import('./games/index.js').GameUI} ui
+ * @param {any} ev
+ * @param {TableState} state
+ */
+function describeEvent(ui, ev, state) {
+  if (ev && typeof ev === 'object' && ev.undone) return t('log.undone', { name: seatLooks(state)[ev.undone.seat]?.name ?? '' });
+  return safe(() => ui.describeEvent(ev, seatLooks(state)));
 }
 
 /**

@@ -7,7 +7,11 @@ export type AwaitingInfo = { seats: Array<number>,
 /**
  * Milliseconds left on the running timer, if any, when this was sent.
  */
-timer_ms?: number, };
+timer_ms?: number, 
+/**
+ * The seat that may take back its last move now (with `undo`), if any.
+ */
+undo?: number, };
 
 export type BigCityBuildingView = { piece: BigCityPiece, 
 /**
@@ -805,7 +809,7 @@ export type ClientMsg = { "type": "hello", token?: string, code?: string, name: 
 /**
  * Echoed in the acknowledgement or error.
  */
-id: number, version: number, mv: unknown, } | { "type": "legal_moves", of?: string, } | { "type": "resync" } | { "type": "chat", text: string, } | { "type": "play_again" } | { "type": "back_to_lobby" };
+id: number, version: number, mv: unknown, } | { "type": "undo", id: number, version: number, } | { "type": "legal_moves", of?: string, } | { "type": "resync" } | { "type": "chat", text: string, } | { "type": "play_again" } | { "type": "back_to_lobby" };
 
 export type CodeInfo = { game: string, status: TableStatus, 
 /**
@@ -825,7 +829,7 @@ export type CreateTable = { game: string, settings: TableSettings,
  */
 name: string, };
 
-export type EngineRule = { "code": "not_your_turn" } | { "code": "game_over" } | { "code": "stale_timeout" };
+export type EngineRule = { "code": "not_your_turn" } | { "code": "game_over" } | { "code": "stale_timeout" } | { "code": "nothing_to_undo" };
 
 export type ErrorArgs = { 
 /**

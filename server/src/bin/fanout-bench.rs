@@ -54,6 +54,7 @@ fn fan_out_once(
     let awaiting = awaiting_changed.then(|| AwaitingInfo {
         seats: state.awaiting().seats,
         timer_ms: None,
+        undo: state.undo_seat(),
     });
     let patches = cache.advance(state);
     let frames = Frames::new(

@@ -101,6 +101,7 @@ impl Room {
         match msg {
             ClientMsg::Hello { .. } => refuse(ErrorCode::HelloFirst),
             ClientMsg::Move { id, version, mv } => self.on_move(conn, id, version, mv).await,
+            ClientMsg::Undo { id, version } => self.on_undo(conn, id, version).await,
             ClientMsg::LegalMoves { of } => self.on_legal_moves(conn, of),
             ClientMsg::Resync => {
                 self.welcome(conn);

@@ -130,6 +130,7 @@ impl Room {
                 )
                 .unwrap_or(u64::MAX)
             }),
+            undo: live.state.undo_seat(),
         }
     }
 

@@ -465,10 +465,7 @@ impl Room {
                 msg,
                 received,
             } => {
-                let move_id = match &msg {
-                    ClientMsg::Move { id, .. } => Some(*id),
-                    _ => None,
-                };
+                let move_id = msg.move_id();
                 let result = self.on_client(conn, msg).await;
                 match result {
                     Ok(()) => {

@@ -2,7 +2,7 @@
 //! current version → legal → durable → swapped in → fanned out), and the end of
 //! a game.
 
-use engine::{Outcome, Seat};
+use engine::{EngineRule, Outcome, Rule, Seat};
 use protocol::{ErrorArgs, ErrorCode, RawJson, ServerMsg, TableStatus};
 use serde_json::Value;
 use tokio::time::Instant;
@@ -12,7 +12,7 @@ use super::away::AWAY_AFTER;
 use super::live::{Live, live_from};
 use super::{Refusal, Room, check_settings, encode, now_ms, refuse};
 use crate::db::{GameRow, MoveRow};
-use crate::games::{Applied, SetupDoc};
+use crate::games::{Applied, MoveError, SetupDoc};
 
 /// Who made a log entry.
 #[derive(Clone, Copy, Debug)]
@@ -82,33 +82,81 @@ impl Room {
         version: u64,
         mv: RawJson,
     ) -> Result<(), Refusal> {
-        if self.live.is_none() || self.status != TableStatus::Playing {
-            return refuse(ErrorCode::WrongStatus);
-        }
-        let seat = self.require_seat(conn)?;
-        self.ensure_fresh().await?;
+        let seat = self.playing_seat(conn).await?;
+        self.check_version(seat, version)?;
         let Some(live) = self.live.as_ref() else {
             return Ok(());
         };
-        // A stale move is stale whatever else is true of it: the client must look at
-        // the game again (resync) before deciding.
-        if live.is_stale(seat, version) {
-            return Err(Refusal::with(
-                ErrorCode::StaleVersion,
-                ErrorArgs {
-                    version: Some(live.version),
-                    ..ErrorArgs::default()
-                },
-            ));
-        }
         if !live.state.awaiting().includes(seat) {
             return refuse(ErrorCode::NotYourTurn);
         }
         let applied = live.state.try_move(seat, &mv)?;
         self.commit(applied, Mover::Seat(seat)).await?;
+        self.move_ok(conn, id);
+        Ok(())
+    }
+
+    /// Takes back the sender's last move, when the game allows it
+    /// (`engine::Game::may_take_back`): logged and shown as any move is.
+    pub(super) async fn on_undo(
+        &mut self,
+        conn: u64,
+        id: u64,
+        version: u64,
+    ) -> Result<(), Refusal> {
+        let seat = self.playing_seat(conn).await?;
+        let Some(live) = self.live.as_ref() else {
+            return Ok(());
+        };
+        // Nothing to take back says more than a stale version would (the
+        // reveal that ended the chance also began a new period).
+        if live.state.undo_seat() != Some(seat) {
+            return Err(MoveError::Illegal {
+                rule: EngineRule::NothingToUndo.code(),
+                args: None,
+            }
+            .into());
+        }
+        self.check_version(seat, version)?;
+        let Some(live) = self.live.as_ref() else {
+            return Ok(());
+        };
+        let applied = live.state.try_undo(seat)?;
+        self.commit(applied, Mover::Seat(seat)).await?;
+        self.move_ok(conn, id);
+        Ok(())
+    }
+
+    /// The seat of a move's sender, once the game is on and fresh.
+    async fn playing_seat(&mut self, conn: u64) -> Result<Seat, Refusal> {
+        if self.live.is_none() || self.status != TableStatus::Playing {
+            return refuse(ErrorCode::WrongStatus);
+        }
+        let seat = self.require_seat(conn)?;
+        self.ensure_fresh().await?;
+        Ok(seat)
+    }
+
+    /// A move made on `version` must still hold: the client must look at the
+    /// game again (resync) before deciding when it does not, whatever else is
+    /// true of the move.
+    fn check_version(&self, seat: Seat, version: u64) -> Result<(), Refusal> {
+        match self.live.as_ref() {
+            Some(live) if live.is_stale(seat, version) => Err(Refusal::with(
+                ErrorCode::StaleVersion,
+                ErrorArgs {
+                    version: Some(live.version),
+                    ..ErrorArgs::default()
+                },
+            )),
+            Some(_) => Ok(()),
+            None => refuse(ErrorCode::WrongStatus),
+        }
+    }
+
+    fn move_ok(&mut self, conn: u64, id: u64) {
         let version = self.live.as_ref().map_or(0, |l| l.version);
         self.send(conn, encode(&ServerMsg::MoveOk { id, version }));
-        Ok(())
     }
 
     /// Reloads the game from the log after a failed commit (the commit may have
@@ -175,13 +223,14 @@ impl Room {
             .observe(started.elapsed().as_secs_f64());
         self.ctx.metrics.moves.inc();
         let previous = live.state.awaiting();
+        let previous_undo = live.state.undo_seat();
         live.state = applied.state;
         live.version += 1;
         let awaiting = live.state.awaiting();
         if awaiting.period != previous.period {
             live.period_start = live.version;
         }
-        let awaiting_changed = awaiting != previous;
+        let awaiting_changed = awaiting != previous || live.state.undo_seat() != previous_undo;
         let seat = match mover {
             Mover::Seat(seat) | Mover::StandIn(seat) => Some(seat),
             Mover::Timer => None,

@@ -281,7 +281,7 @@ export function showRecord(record, done) {
 
 /**
  * @param {GameUI} ui
- * @param {any} entry an engine::Entry: {move: {seat, mv}} or {timeout: {period}}
+ * @param {any} entry an engine::Entry: {move: {seat, mv}}, {timeout: {period}} or {undo: {seat}}
  * @param {SeatLook[]} looks
  */
 function describeEntry(ui, entry, looks) {
@@ -291,5 +291,6 @@ function describeEntry(ui, entry, looks) {
     return entry.move.stand_in ? `${said} ${t('table.by_stand_in', { name: looks[entry.move.seat]?.name ?? '' })}` : said;
   }
   if (entry && entry.timeout) return t('table.timed_out');
+  if (entry && entry.undo) return t('table.undone', { name: looks[entry.undo.seat]?.name ?? '' });
   return '';
 }

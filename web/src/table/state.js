@@ -47,6 +47,8 @@ import { withEvents } from '../gamelog.js';
  *   | {type: 'save_log'}
  *   | {type: 'error', err: ErrorMsg}} Effect
  *
+ * @typedef {{type: 'move', mv: unknown} | {type: 'undo'}} PendingMsg a move or an undo, without its id and version
+ *
  * @typedef {object} TableState
  * @property {string} code the code of the link that opened the page
  * @property {You | null} you
@@ -58,7 +60,7 @@ import { withEvents } from '../gamelog.js';
  * @property {{version: number, parts: string[]}} legalAsked the parts asked for at `version` (`''`: all)
  * @property {number} movedAtVersion the version the last move was sent on (-1 once refused)
  * @property {number} nextMoveId
- * @property {Record<number, unknown>} pending moves sent and not answered yet, by id
+ * @property {Record<number, PendingMsg>} pending moves (and undos) sent and not answered yet, by id
  * @property {boolean} reopened a new connection is open and its first snapshot not come yet
  * @property {ChatLine[]} chat
  * @property {GameLog} log
@@ -79,6 +81,7 @@ import { withEvents } from '../gamelog.js';
  *   | {type: 'code_info', spectator: boolean}
  *   | {type: 'bad_link'}
  *   | {type: 'move', mv: unknown}
+ *   | {type: 'undo'}
  *   | {type: 'ask_legal', of?: string}
  *   | {type: 'send', msg: ClientMsg}
  *   | {type: 'draft', settings: TableSettings}
@@ -159,18 +162,21 @@ export function reduce(state, action, env = {}) {
     case 'bad_link':
       s.badLink = true;
       return s;
-    case 'move': {
-      // One move per version: a second click before the first is answered would
-      // only be refused as stale.
+    case 'move':
+    case 'undo': {
+      // One move (or undo) per version: a second click before the first is
+      // answered would only be refused as stale.
       const game = s.game;
       if (!game || s.movedAtVersion === game.version) return s;
       const id = s.nextMoveId;
       s.nextMoveId = id + 1;
       s.movedAtVersion = game.version;
-      s.pending = { ...s.pending, [id]: action.mv };
+      /** @type {PendingMsg} */
+      const body = action.type === 'move' ? { type: 'move', mv: action.mv } : { type: 'undo' };
+      s.pending = { ...s.pending, [id]: body };
       // Made while the page reconnects: it goes with the new connection's
       // snapshot, if the game is still where the player saw it.
-      if (s.conn === 'open' && !s.reopened) s.effects.push({ type: 'send', msg: { type: 'move', id, version: game.version, mv: action.mv } });
+      if (s.conn === 'open' && !s.reopened) s.effects.push({ type: 'send', msg: { ...body, id, version: game.version } });
       return s;
     }
     case 'ask_legal': {
@@ -242,9 +248,9 @@ function receive(s, msg, at, env) {
         // made: the move never reached it (the server that had the table
         // stopped), so it is sent now. Anything else since would have moved the
         // version on.
-        const mv = s.pending[unanswered];
-        s.pending = { [unanswered]: mv };
-        s.effects.push({ type: 'send', msg: { type: 'move', id: unanswered, version: g.version, mv } });
+        const body = s.pending[unanswered];
+        s.pending = { [unanswered]: body };
+        s.effects.push({ type: 'send', msg: { ...body, id: unanswered, version: g.version } });
       } else {
         s.movedAtVersion = -1;
       }
@@ -383,6 +389,16 @@ export function isHost(state) {
 export function myTurn(state) {
   const me = mySeat(state);
   return Boolean(state.game && !state.game.outcome && me !== undefined && state.game.awaiting.seats.includes(me));
+}
+
+/**
+ * May I take back my last move now (and have I not just sent a move or an undo)?
+ * @param {TableState} state
+ */
+export function canUndo(state) {
+  const me = mySeat(state);
+  const game = state.game;
+  return Boolean(game && !game.outcome && me !== undefined && game.awaiting.undo === me && state.movedAtVersion !== game.version);
 }
 
 /**

@@ -1,6 +1,7 @@
 // Big City against the real server: two players and a spectator place the
-// starting city, build and score, draw cards; the spectator never sees a card
-// face; a reload and a phone keep the player's seat; passing ends the game.
+// starting city, build and score, take a building back before the draw, draw
+// cards; the spectator never sees a card face; a reload and a phone keep the
+// player's seat; passing ends the game.
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -106,25 +107,48 @@ test('two players and a spectator play Big City', async () => {
   for (const p of [ana.page, bruno.page, cleo.page]) await waitPhase(p, 'action');
   await assertNoFaces(cleo.page);
 
-  // Build a single residence with the preview's score, then draw the replacement.
+  // Build a single residence with the preview's score, take it back, build it
+  // again, then draw the replacement.
   const builder = await pageToPlay([ana.page, bruno.page]);
   const builderName = builder === ana.page ? 'Ana' : 'Bruno';
-  await builder.click('#act-build');
-  await builder.click('[data-piece="residence_single"].can');
-  const target = builder.locator('svg.city .lot.legal').first();
-  const prop = await target.getAttribute('data-prop');
-  await target.click();
-  const preview = Number(await builder.getAttribute('#score-preview', 'data-score'));
-  assert.ok(preview >= 2, `a single residence scores at least 2, preview ${preview}`);
-  await shot(builder, 'board-preview');
-  await builder.click('#act-confirm');
-  await waitPhase(builder, 'drawing');
+  const builderScore = `#score-track .track-row[data-seat="${builder === ana.page ? 0 : 1}"] .track-score`;
+  const scoreBefore = Number(await cleo.page.getAttribute(builderScore, 'data-score'));
+  const cardsBefore = await builder.$$eval('#my-hand [data-face]', (els) => els.map((e) => e.getAttribute('data-face')));
+  assert.equal(await builder.locator('#undo:visible').count(), 0, 'nothing to take back yet');
+  const build = async () => {
+    await builder.click('#act-build');
+    await builder.click('[data-piece="residence_single"].can');
+    const target = builder.locator('svg.city .lot.legal').first();
+    const prop = await target.getAttribute('data-prop');
+    await target.click();
+    const preview = Number(await builder.getAttribute('#score-preview', 'data-score'));
+    assert.ok(preview >= 2, `a single residence scores at least 2, preview ${preview}`);
+    await builder.click('#act-confirm');
+    await waitPhase(builder, 'drawing');
+    return { prop, preview };
+  };
+  const first = await build();
+  for (const p of [ana.page, bruno.page, cleo.page]) await p.waitForSelector(`svg.city .building[data-piece="residence_single"]`);
+  await builder.waitForSelector('#undo:visible');
+  await shot(builder, 'undo');
+  assert.equal(await (ana.page === builder ? bruno : ana).page.locator('#undo:visible').count(), 0, 'only the builder may take it back');
+  await builder.click('#undo');
+  for (const p of [ana.page, bruno.page, cleo.page]) {
+    await p.waitForFunction(() => !document.querySelector('svg.city .building[data-piece="residence_single"]'));
+    await p.waitForFunction((said) => (document.querySelector('#log-lines')?.textContent ?? '').includes(said), `${builderName} took back a move`);
+  }
+  await waitPhase(builder, 'action');
+  assert.deepEqual(await builder.$$eval('#my-hand [data-face]', (els) => els.map((e) => e.getAttribute('data-face'))), cardsBefore, 'the cards are back in hand');
+  assert.equal(Number(await cleo.page.getAttribute(builderScore, 'data-score')), scoreBefore, 'and the points gone');
+  await builder.waitForSelector('#undo', { state: 'hidden' });
+  const { prop, preview } = await build();
+  assert.deepEqual([prop, preview], [first.prop, first.preview]);
   const expected = new RegExp(`${builderName} built a single residence on ${prop} for ${preview} points`);
   for (const p of [ana.page, bruno.page, cleo.page]) {
     await p.waitForSelector(`svg.city .building[data-piece="residence_single"]`);
     await p.waitForFunction((re) => new RegExp(re).test(document.querySelector('#log-lines')?.textContent ?? ''), expected.source);
   }
-  assert.equal(Number(await cleo.page.getAttribute(`#score-track .track-row[data-seat="${builder === ana.page ? 0 : 1}"] .track-score`, 'data-score')), preview);
+  assert.equal(Number(await cleo.page.getAttribute(builderScore, 'data-score')), scoreBefore + preview);
   assert.equal(await builder.locator('#my-hand [data-face]').count(), 4);
   const stack = builder.locator('button.stack.drawable').first();
   const stackNo = await stack.getAttribute('data-stack');
@@ -133,6 +157,8 @@ test('two players and a spectator play Big City', async () => {
   await builder.waitForFunction(() => document.querySelectorAll('#my-hand [data-face]').length === 5);
   await cleo.page.waitForSelector(`button.stack[data-stack="${stackNo}"][data-count="${before - 1}"]`);
   await assertNoFaces(cleo.page);
+  // A card drawn is never taken back.
+  await builder.waitForSelector('#undo', { state: 'hidden' });
 
   // Mid-game screens for a player and for spectators (one arriving now, on a desktop).
   await shot(ana.page, 'board-player');

@@ -9,7 +9,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer, launchBrowser, shot } from '../harness.js';
-import { giveName, waitPlaying, recordFrames, fairChecks } from './helpers.js';
+import { giveName, createTable, waitPlaying, recordFrames, fairChecks, errorToast } from './helpers.js';
 
 /** @typedef {import('playwright-core').Page} Page */
 
@@ -333,4 +333,72 @@ test('a 3-seat My City table: hidden decisions, timer, reconnection, final scori
 
   for (const p of [ana, cleo]) assert.deepEqual(p.errors, [], 'no script errors');
   for (const p of [ana, bruno, cleo]) await p.ctx.close();
+});
+
+test('a decision taken back before the reveal, in French; an undo the reveal crossed is refused', { timeout: 120_000 }, async () => {
+  const ana = await browser.person();
+  const bruno = await browser.person();
+  // Ana's messages from the server can be held back, as a slow network would.
+  /** @type {{hold: boolean, held: (string | Buffer)[], flush: () => void}} */
+  const wire = { hold: false, held: [], flush: () => {} };
+  await ana.page.routeWebSocket(/\/ws\//, (ws) => {
+    const upstream = ws.connectToServer();
+    wire.flush = () => {
+      wire.hold = false;
+      for (const m of wire.held.splice(0)) ws.send(m);
+    };
+    upstream.onMessage((m) => (wire.hold ? wire.held.push(m) : ws.send(m)));
+    ws.onMessage((m) => {
+      upstream.send(m);
+      // Her undo has left: what the server said meanwhile arrives now.
+      if (wire.hold && /"type":"undo"/.test(String(m))) setTimeout(() => wire.flush(), 100);
+    });
+  });
+
+  await ana.page.goto(server.url);
+  await ana.page.click('#lang-switch');
+  await giveName(ana.page, 'Ana');
+  const links = await createTable(ana.page, { game: 'my-city', seats: 2 });
+  await bruno.page.goto(links.invite);
+  await giveName(bruno.page, 'Bruno');
+  await bruno.page.click('[data-action="take-seat"]');
+  await bruno.page.waitForSelector('.seat.me[data-seat="1"]');
+  await ana.page.click('#start-button');
+  for (const p of [ana.page, bruno.page]) {
+    await waitPlaying(p);
+    await p.waitForSelector('.mc #mc-card');
+  }
+
+  // Ana decides, then takes it back with Ctrl+Z: her map is hers to place on again.
+  assert.equal(await ana.page.locator('#undo:visible').count(), 0);
+  await placeBuilding(ana.page);
+  await ana.page.waitForSelector('#mc-pending');
+  await ana.page.waitForSelector('#undo:visible');
+  assert.match((await ana.page.textContent('#undo')) ?? '', /Annuler/);
+  assert.equal(await bruno.page.locator('#undo:visible').count(), 0, 'Bruno has nothing to take back');
+  await ana.page.keyboard.press('Control+z');
+  await ana.page.waitForSelector('#mc-pending', { state: 'detached' });
+  await ana.page.waitForSelector('#undo', { state: 'hidden' });
+  await ana.page.waitForFunction(() => /Ana a repris un coup/.test(document.querySelector('#log-lines')?.textContent ?? ''));
+  await bruno.page.waitForFunction(() => /Ana took back a move/.test(document.querySelector('#log-lines')?.textContent ?? ''));
+  assert.equal(await roundOf(ana.page), 1);
+
+  // She decides again; Bruno's decision reveals the round while her page has
+  // not heard of it yet, and her Undo is refused, in her language.
+  await placeBuilding(ana.page);
+  await ana.page.waitForSelector('#undo:visible');
+  wire.hold = true;
+  await placeBuilding(bruno.page);
+  await waitRound(bruno.page, 2);
+  assert.equal(await roundOf(ana.page), 1, "Ana's page has not heard of the reveal");
+  await ana.page.click('#undo');
+  const refusal = await errorToast(ana.page, /repris/);
+  assert.match(refusal, /Aucun de vos coups ne peut plus être repris/);
+  await waitRound(ana.page, 2);
+  await ana.page.waitForSelector('#undo', { state: 'hidden' });
+  const placed = async (/** @type {Page} */ p) => p.locator('.mc-other .building').count();
+  assert.equal(await placed(ana.page), await placed(bruno.page), 'both see the same cities after the reveal');
+
+  for (const p of [ana, bruno]) assert.deepEqual(p.errors, [], 'no script errors');
+  for (const p of [ana, bruno]) await p.ctx.close();
 });

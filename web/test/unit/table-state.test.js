@@ -2,7 +2,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { initialState, reduce, myTurn, currentLegal, MAX_CHAT } from '../../src/table/state.js';
+import { initialState, reduce, myTurn, currentLegal, canUndo, MAX_CHAT } from '../../src/table/state.js';
 
 /**
  * @typedef {import('../../src/table/state.js').TableState} TableState
@@ -188,6 +188,31 @@ test('update: before any snapshot it asks for one', () => {
   assert.equal(s.game, null);
 });
 
+test('undo: offered only to the seat awaiting.undo names; sent as a move is, once per version', () => {
+  const open = { type: 'status', conn: 'open' };
+  const withUndo = (/** @type {number} */ version, /** @type {number | undefined} */ undo) =>
+    /** @type {ServerMsg} */ ({ type: 'snapshot', game: { number: 1, version, view: {}, awaiting: { seats: [0], undo }, recent_events: [] } });
+  let s = run([open, welcome, withUndo(4, 1)]);
+  assert.equal(canUndo(s), false, 'another seat may undo, not me');
+  s = run([withUndo(4, 0)], s);
+  assert.equal(canUndo(s), true);
+  s = run([{ type: 'undo' }], s);
+  assert.deepEqual(sent(s), [{ type: 'undo', id: 1, version: 4 }]);
+  assert.equal(canUndo(s), false, 'sent: not offered again on this version');
+  s = run([{ type: 'undo' }], s);
+  assert.deepEqual(sent(s), []);
+  // Refused: offered again (the server's awaiting.undo still says so).
+  s = run([{ type: 'error', code: 'illegal_move', id: 1, rule: 'nothing_to_undo' }], s);
+  assert.deepEqual(s.pending, {});
+  assert.equal(canUndo(s), true);
+  // Lost with the connection: sent again, as an undo, on the same version.
+  s = run([{ type: 'undo' }, { type: 'status', conn: 'lost' }, open, welcome, withUndo(4, 0)], s);
+  assert.deepEqual(
+    s.effects.filter((e) => e.type === 'send').map((e) => /** @type {any} */ (e).msg),
+    [{ type: 'undo', id: 2, version: 4 }],
+  );
+});
+
 test('update: a patch that does not apply drops the game and resyncs', () => {
   const s = run([welcome, snapshot(1, { n: 1 }), update(2, [{ op: 'remove', path: '/missing' }])]);
   assert.equal(s.game, null);
@@ -200,7 +225,7 @@ test('move: one per version, with its id; move_ok and refusals settle it', () =>
   let s = run([open, welcome, snapshot(4, {})]);
   s = run([{ type: 'move', mv: { cell: 2 } }], s);
   assert.deepEqual(sent(s), [{ type: 'move', id: 1, version: 4, mv: { cell: 2 } }]);
-  assert.deepEqual(s.pending, { 1: { cell: 2 } });
+  assert.deepEqual(s.pending, { 1: { type: 'move', mv: { cell: 2 } } });
   s = run([{ type: 'move', mv: { cell: 3 } }], s);
   assert.deepEqual(sent(s), [], 'a second click on the same version sends nothing');
   s = run([{ type: 'move_ok', id: 1, version: 5 }], s);
