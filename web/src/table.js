@@ -294,7 +294,7 @@ export function showTable(root, code, go, guest = '') {
 
   const tick = setInterval(() => {
     tickSeats(seatsEl);
-    renderTimer(timerEl, state, performance.now());
+    renderTimer(timerEl, state, performance.now(), cue);
   }, 250);
 
   return () => {

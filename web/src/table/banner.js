@@ -77,12 +77,14 @@ export function renderBanner(el, state, cue) {
 }
 
 /**
- * The time left to decide, counted from when the decision arrived.
+ * The time left to decide, counted from when the decision arrived; a cue when
+ * this player's runs low.
  * @param {HTMLElement} el
  * @param {TableState} state
  * @param {number} now the page's clock (performance.now())
+ * @param {{clock: (left: number, total: number, deadline: number) => void}} cue
  */
-export function renderTimer(el, state, now) {
+export function renderTimer(el, state, now, cue) {
   const game = state.game;
   if (!game || game.outcome || game.awaiting.timer_ms === undefined || game.awaiting.timer_ms === null) {
     el.textContent = '';
@@ -90,6 +92,7 @@ export function renderTimer(el, state, now) {
     return;
   }
   const left = Math.max(0, game.awaiting.timer_ms - (now - game.awaitingAt));
+  if (myTurn(state)) cue.clock(left, game.awaiting.timer_ms, game.awaitingAt + game.awaiting.timer_ms);
   const secs = Math.ceil(left / 1000);
   el.textContent = `◷ ${Math.floor(secs / 60)}:${String(secs % 60).padStart(2, '0')}`;
   el.className = secs <= 10 ? 'timer urgent' : 'timer';

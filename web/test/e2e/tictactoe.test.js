@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { startServer, launchBrowser, shot, serverBin } from '../harness.js';
-import { giveName, createTable, waitPlaying, pageToPlay, errorToast, fairChecks, verifyRecordFile } from './helpers.js';
+import { giveName, createTable, createTableThroughApi, waitPlaying, pageToPlay, errorToast, fairChecks, verifyRecordFile } from './helpers.js';
 
 /** @type {Awaited<ReturnType<typeof startServer>>} */
 let server;
@@ -330,24 +330,15 @@ test('a player who misses his turn gets a stand-in until he says he is back', as
   const bruno = await browser.person();
   await ana.page.goto(server.url);
   await giveName(ana.page, 'Ana');
-  // An 8 s turn timer (the page offers 30 s and more): the table is made through
-  // the API, and the page keeps its token as the home page does.
-  const invite = await ana.page.evaluate(async () => {
-    const res = await fetch('/api/tables', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        game: 'tic-tac-toe',
-        name: 'Ana',
-        settings: { seats: 2, options: {}, turn_seconds: 8, spectators_allowed: true, public: false, stand_in: { level: 'greedy', after_misses: 1 } },
-      }),
-    });
-    const created = await res.json();
-    localStorage.setItem(`citytable.token.${created.invite_code}`, created.token);
-    return `/t/${created.invite_code}`;
+  // An 8 s turn timer (the page offers 30 s and more).
+  const invite = await createTableThroughApi(ana.page, 'Ana', 'tic-tac-toe', {
+    seats: 2,
+    options: {},
+    turn_seconds: 8,
+    spectators_allowed: true,
+    public: false,
+    stand_in: { level: 'greedy', after_misses: 1 },
   });
-  await ana.page.goto(server.url + invite);
-  await ana.page.waitForSelector('#lobby');
   await bruno.page.goto(server.url + invite);
   await giveName(bruno.page, 'Bruno');
   await bruno.page.click('[data-action="take-seat"]');
@@ -494,6 +485,33 @@ test('a cue when the turn comes back to a hidden tab; the sound switch is rememb
   await ana.page.reload();
   await ana.page.waitForSelector('#cue-sound');
   assert.match((await ana.page.textContent('#cue-sound')) ?? '', /Sound off/, 'the choice is remembered');
+  assert.deepEqual(ana.errors, []);
+  await ana.ctx.close();
+});
+
+test('a cue when the time to decide runs low in a hidden tab, once per decision, in French', async () => {
+  const ana = await browser.person();
+  await ana.page.goto(server.url);
+  await ana.page.click('#lang-switch');
+  await giveName(ana.page, 'Ana');
+  await createTableThroughApi(ana.page, 'Ana', 'tic-tac-toe', { seats: 2, options: {}, turn_seconds: 9, spectators_allowed: false, public: false });
+  assert.match((await ana.page.textContent('#cue')) ?? '', /que votre temps s’épuise/);
+  await ana.page.click('.seat[data-seat="1"] [data-action="add-bot"]');
+  await ana.page.waitForSelector('.seat[data-seat="1"]:not(.empty)');
+  await ana.page.click('#start-button');
+  await waitPlaying(ana.page);
+  await ana.page.waitForSelector('#turn-banner.mine');
+  const version = await ana.page.evaluate(() => /** @type {any} */ (window).citytable.version());
+  // Ana looks at another tab and lets her time run: one cue, a few seconds
+  // (a third of the 9 s) before the end.
+  await ana.page.evaluate(() => Object.defineProperty(document, 'hidden', { value: true, configurable: true }));
+  await ana.page.waitForSelector('body[data-low-time-cues="1"]', { timeout: 12_000 });
+  const left = (await ana.page.textContent('#timer')) ?? '';
+  assert.match(left, /0:0[1-3]/, `cued with a few seconds left: ${left}`);
+  assert.equal(await ana.page.getAttribute('body', 'data-turn-cues'), null, 'her turn had come before she looked away');
+  // The timer runs out and the game moves on: that decision was cued once.
+  await ana.page.waitForFunction((v) => /** @type {any} */ (window).citytable.version() > v, version, { timeout: 15_000 });
+  assert.equal(await ana.page.getAttribute('body', 'data-low-time-cues'), '1', 'once for that decision');
   assert.deepEqual(ana.errors, []);
   await ana.ctx.close();
 });
