@@ -5,6 +5,7 @@
 //! - `GET  /api/tables[?after=CURSOR]` → [`PublicTables`] (public tables only, a page at a time)
 //! - `GET  /api/tables/{code}` → [`CodeInfo`] (what an invite or spectator code opens)
 //! - `GET  /api/tables/{code}/record` → [`GameRecord`] once the game is finished
+//! - `POST /api/my-tables` with [`KeptSeats`] → [`MyTables`] (the tables a browser holds seats at)
 //!
 //! Errors are `{"code": "...", "args": {...}}` with a 4xx status (`args` only when the
 //! sentence needs them; each client says it in its language).
@@ -64,6 +65,52 @@ pub struct PublicTables {
     #[ts(optional)]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub next: Option<String>,
+}
+
+/// Most seats one `POST /api/my-tables` asks about.
+pub const MAX_KEPT_SEATS: usize = 20;
+
+/// The seats a browser keeps: each table's code and the seat token it was given.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(deny_unknown_fields)]
+pub struct KeptSeats {
+    /// At most [`MAX_KEPT_SEATS`].
+    pub seats: Vec<KeptSeat>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(deny_unknown_fields)]
+pub struct KeptSeat {
+    pub code: String,
+    pub token: String,
+}
+
+/// The tables of the kept seats that still hold a seat, in the order asked.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, TS)]
+pub struct MyTables {
+    pub tables: Vec<MyTable>,
+}
+
+/// A table as its seated player sees it from the outside: whose turn, and his time.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
+pub struct MyTable {
+    /// The code it was asked by.
+    pub code: String,
+    pub game: String,
+    pub status: TableStatus,
+    pub seat: Seat,
+    /// The other seated players' names, in seat order.
+    pub others: Vec<String>,
+    /// Bots at the table.
+    pub bots: u8,
+    /// The seats whose decision the game awaits (while it is played).
+    pub awaiting: Vec<Seat>,
+    /// Milliseconds left on the running turn clock (while it is played and one runs).
+    #[ts(optional)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub time_left_ms: Option<u64>,
+    /// When the table last changed: its latest move, or the row's update (ms since the epoch).
+    pub changed_ms: i64,
 }
 
 /// What a code opens.

@@ -9,7 +9,8 @@ use axum::routing::{get, post};
 use axum::{Json, Router};
 use protocol::ErrorCode;
 use protocol::api::{
-    ApiError, CodeInfo, CreateTable, GameInfo, PublicTables, RecordCheck, TableCreated,
+    ApiError, CodeInfo, CreateTable, GameInfo, KeptSeats, MAX_KEPT_SEATS, MyTables, PublicTables,
+    RecordCheck, TableCreated,
 };
 use uuid::Uuid;
 
@@ -97,6 +98,7 @@ pub fn routes() -> Router<AppState> {
         .route("/api/tables/{code}", get(code_info))
         .route("/api/tables/{code}/record", get(record))
         .route("/api/records/verify", post(verify_record))
+        .route("/api/my-tables", post(my_tables))
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
 }
 
@@ -333,6 +335,51 @@ async fn code_info(
         seats: doc.settings.seats,
         seats_taken: doc.seats_taken(),
     }))
+}
+
+/// The tables this browser holds seats at, by the codes and seat tokens it
+/// keeps (`my_tables.rs`); codes that name no table and tokens that hold no
+/// seat are left out.
+async fn my_tables(
+    State(app): State<AppState>,
+    client: ClientAddr,
+    body: axum::body::Bytes,
+) -> Result<Json<MyTables>, ApiErr> {
+    if !app.may_list_my_tables(client.0) {
+        return Err(ApiErr::rate_limited());
+    }
+    let asked: KeptSeats =
+        serde_json::from_slice(&body).map_err(|_| bad_request(ErrorCode::BadMessage.into()))?;
+    if asked.seats.len() > MAX_KEPT_SEATS {
+        return Err(bad_request(Refusal::with(
+            ErrorCode::BadMessage,
+            protocol::ErrorArgs {
+                max: Some(MAX_KEPT_SEATS as u64),
+                ..Default::default()
+            },
+        )));
+    }
+    let mut tables = Vec::new();
+    for kept in &asked.seats {
+        let row = match find(&app, &kept.code, client).await {
+            Ok(row) => row,
+            Err(ApiErr(StatusCode::NOT_FOUND, _)) => continue,
+            Err(e) => return Err(e),
+        };
+        let Some(kind) = app.0.games.get(&row.game) else {
+            continue;
+        };
+        let table_id = row.id;
+        match crate::my_tables::my_table(app.0.db.as_ref(), kind, row, kept).await {
+            Ok(Some(table)) => tables.push(table),
+            Ok(None) => {}
+            Err(e) => {
+                tracing::warn!(table = %table_id, error = %e, "a kept seat's table could not be read");
+                return Err(ApiErr::try_again());
+            }
+        }
+    }
+    Ok(Json(MyTables { tables }))
 }
 
 /// The record of the table's latest game, once it is finished (the seed is

@@ -33,6 +33,7 @@ mod http;
 mod listen;
 mod lookup;
 pub mod metrics;
+mod my_tables;
 mod records;
 pub mod refusal;
 pub mod room;
@@ -178,6 +179,10 @@ const ADDRESS_MESSAGE_BURST: f64 = 400.0;
 const ADDRESS_MESSAGES_PER_SECOND: f64 = 200.0;
 /// Record requests one address may make at once (then [`Config::records_per_minute`]).
 const RECORD_BURST: f64 = 20.0;
+/// "My tables" asks per address: a page open on it asks every 30 s, and each
+/// ask may replay up to `MAX_KEPT_SEATS` games.
+const MY_TABLES_BURST: f64 = 10.0;
+const MY_TABLES_PER_MINUTE: f64 = 6.0;
 
 /// What every room and request shares.
 pub struct Shared {
@@ -197,6 +202,8 @@ pub struct Shared {
     creations: AddressBudget,
     /// Record requests budget per address.
     record_fetches: AddressBudget,
+    /// "My tables" asks per address.
+    my_tables_asks: AddressBudget,
     /// New connections per address (behind a trusted proxy, requests per client).
     accepts: AddressBudget,
     /// WebSocket messages per address, all its connections together.
@@ -274,6 +281,7 @@ impl AppState {
             open_per_address: Arc::default(),
             creations,
             record_fetches,
+            my_tables_asks: AddressBudget::new(MY_TABLES_BURST, MY_TABLES_PER_MINUTE),
             accepts,
             messages,
             next_conn: AtomicU64::new(1),
@@ -477,6 +485,11 @@ impl AppState {
     /// megabytes to send, and a person watches a replay now and then.
     fn may_fetch_record(&self, ip: IpAddr) -> bool {
         self.0.record_fetches.take(ip)
+    }
+
+    /// Takes one "my tables" ask from the address's budget.
+    fn may_list_my_tables(&self, ip: IpAddr) -> bool {
+        self.0.my_tables_asks.take(ip)
     }
 
     /// Counts a new connection (or proxied request) from `ip`; `None` when the

@@ -27,6 +27,8 @@ pub fn generate() -> Result<String, String> {
         c.visit::<protocol::api::PublicTable>();
         c.visit::<protocol::api::PublicTables>();
         c.visit::<protocol::api::CodeInfo>();
+        c.visit::<protocol::api::KeptSeats>();
+        c.visit::<protocol::api::MyTables>();
         c.visit::<protocol::api::GameRecord>();
         c.visit::<protocol::api::RecordCheck>();
         c.visit::<protocol::api::ApiError>();

@@ -7,6 +7,8 @@
  * @typedef {import('./wire').PublicTables} PublicTables
  * @typedef {import('./wire').CodeInfo} CodeInfo
  * @typedef {import('./wire').GameRecord} GameRecord
+ * @typedef {import('./wire').KeptSeat} KeptSeat
+ * @typedef {import('./wire').MyTables} MyTables
  */
 
 /**
@@ -83,6 +85,13 @@ export const lookupCode = (code) => call(`/tables/${encodeURIComponent(code)}`);
  * @returns {Promise<GameRecord>}
  */
 export const gameRecord = (code) => call(`/tables/${encodeURIComponent(code)}/record`);
+
+/**
+ * The tables of the seats this browser keeps.
+ * @param {KeptSeat[]} seats
+ * @returns {Promise<MyTables>}
+ */
+export const myTables = (seats) => call('/my-tables', { method: 'POST', body: JSON.stringify({ seats }) });
 
 /**
  * Replays a record on the server (the check `citytable verify` makes).

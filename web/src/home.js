@@ -5,7 +5,7 @@ import { t } from './i18n.js';
 import * as api from './api.js';
 import { asRecord, showRecord } from './table/replay.js';
 import { errText } from './messages.js';
-import { getName, setName, setToken } from './store.js';
+import { getName, setName, setToken, keptSeats } from './store.js';
 import { gameUI } from './games/index.js';
 import { MAX_NAME, nameForm, optionsEditor, timerChoices } from './widgets.js';
 import { pieceBadge } from './games/bigcity/art.js';
@@ -29,6 +29,11 @@ export function showHome(root, go) {
   const listBox = h('section', { class: 'card public', id: 'public-tables' });
   const recordBox = h('section', { class: 'card record', id: 'record' });
   const nameBox = h('section', { class: 'card name-card', id: 'name-card' });
+  // The tables this browser holds seats at, a page of their own.
+  const kept = keptSeats(Infinity).length;
+  const mineBox = kept
+    ? h('section', { class: 'card mine', id: 'my-tables-card' }, h('button', { class: 'primary', id: 'my-tables-link', onclick: () => go('/mine') }, t('mine.open', { n: kept })))
+    : null;
 
   mount(
     root,
@@ -37,7 +42,7 @@ export function showHome(root, go) {
       { class: 'home' },
       h('div', { class: 'hero' }, h('p', { class: 'tagline' }, t('app.tagline')), skyline()),
       nameBox,
-      h('div', { class: 'home-grid' }, createBox, h('div', { class: 'home-side' }, joinBox, listBox, recordBox)),
+      h('div', { class: 'home-grid' }, createBox, h('div', { class: 'home-side' }, mineBox, joinBox, listBox, recordBox)),
     ),
   );
 

@@ -1,10 +1,11 @@
-// Entry point: a two-page app (home at "/", a table at "/t/{code}") with a
-// language switch in the header.
+// Entry point: a small app (home at "/", a table at "/t/{code}", "My tables"
+// at "/mine") with a language switch in the header.
 
 import { h, mount } from './dom.js';
 import { t, currentLang, setLang } from './i18n.js';
 import { showHome } from './home.js';
 import { showTable } from './table.js';
+import { showMyTables } from './mytables.js';
 import './games/bigcity.js';
 
 const app = /** @type {HTMLElement} */ (document.getElementById('app'));
@@ -60,6 +61,9 @@ function route() {
   if (match) {
     document.body.dataset.page = 'table';
     cleanup = showTable(app, decodeURIComponent(match[1]), go);
+  } else if (/^\/mine\/?$/.test(location.pathname)) {
+    document.body.dataset.page = 'mine';
+    cleanup = showMyTables(app, go);
   } else {
     document.body.dataset.page = 'home';
     document.title = 'CityTable';

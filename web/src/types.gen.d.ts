@@ -935,6 +935,14 @@ recent_events: Array<LoggedEvents>,
  */
 commitment?: string, };
 
+export type KeptSeat = { code: string, token: string, };
+
+export type KeptSeats = { 
+/**
+ * At most [`MAX_KEPT_SEATS`].
+ */
+seats: Array<KeptSeat>, };
+
 export type LoggedEvents = { version: number, events: unknown[], };
 
 export type MyCityAction = "place" | "pass" | "end_participation";
@@ -1131,6 +1139,34 @@ final_scores: Array<MyCityScoreBreakdown> | null,
  * Winning seats, once the game is over (several on a shared win).
  */
 winners: Array<number>, };
+
+export type MyTable = { 
+/**
+ * The code it was asked by.
+ */
+code: string, game: string, status: TableStatus, seat: number, 
+/**
+ * The other seated players' names, in seat order.
+ */
+others: Array<string>, 
+/**
+ * Bots at the table.
+ */
+bots: number, 
+/**
+ * The seats whose decision the game awaits (while it is played).
+ */
+awaiting: Array<number>, 
+/**
+ * Milliseconds left on the running turn clock (while it is played and one runs).
+ */
+time_left_ms?: number, 
+/**
+ * When the table last changed: its latest move, or the row's update (ms since the epoch).
+ */
+changed_ms: number, };
+
+export type MyTables = { tables: Array<MyTable>, };
 
 export type Occupant = { "kind": "empty" } | { "kind": "human", name: string, connected: boolean, 
 /**

@@ -126,23 +126,30 @@ impl Live {
     }
 }
 
-/// Rebuilds a running game from its log; with it, when its current decision
-/// period began (the time of the entry that started it, or of the game's start).
-pub(super) fn live_from(
+/// A game rebuilt from its stored log.
+pub struct Replayed {
+    pub setup: SetupDoc,
+    pub state: Box<dyn ErasedGame>,
+    /// When the current decision period began: the time of the entry that
+    /// began it, or of the game's start.
+    pub period_started_ms: i64,
+}
+
+/// Rebuilds a game from its stored log, handing each entry's public events
+/// (as JSON text) to `on_events` with the version the entry made.
+pub fn replay_log(
     kind: &dyn GameKind,
     game: &GameRow,
     moves: &[MoveRow],
-) -> Result<(Live, i64), String> {
+    mut on_events: impl FnMut(u64, &str),
+) -> Result<Replayed, String> {
     let setup: SetupDoc =
         serde_json::from_value(game.setup.clone()).map_err(|e| format!("setup: {e}"))?;
     let entries: Vec<&RawJson> = moves.iter().map(|m| &m.entry).collect();
-    // Every entry goes through the ring, as during play, so a reloaded room keeps
-    // the same moves' events as the room it replaces.
-    let mut recent = RecentEvents::default();
     let mut period = kind.start(&setup)?.awaiting().period;
     let mut period_started_ms = game.started_at_ms;
     let state = kind.replay(&setup, &entries, &mut |index, events, after| {
-        recent.push(
+        on_events(
             index as u64 + 1,
             &serde_json::to_string(&events).unwrap_or_default(),
         );
@@ -153,9 +160,29 @@ pub(super) fn live_from(
             period_started_ms = moves.get(index).map_or(period_started_ms, |m| m.at_ms);
         }
     })?;
-    let mut live = Live::new(game, state, &setup, moves.len() as u64);
+    Ok(Replayed {
+        setup,
+        state,
+        period_started_ms,
+    })
+}
+
+/// Rebuilds a running game from its log; with it, when its current decision
+/// period began.
+pub(super) fn live_from(
+    kind: &dyn GameKind,
+    game: &GameRow,
+    moves: &[MoveRow],
+) -> Result<(Live, i64), String> {
+    // Every entry goes through the ring, as during play, so a reloaded room keeps
+    // the same moves' events as the room it replaces.
+    let mut recent = RecentEvents::default();
+    let replayed = replay_log(kind, game, moves, |version, events| {
+        recent.push(version, events)
+    })?;
+    let mut live = Live::new(game, replayed.state, &replayed.setup, moves.len() as u64);
     live.recent = recent;
-    Ok((live, period_started_ms))
+    Ok((live, replayed.period_started_ms))
 }
 
 #[cfg(test)]

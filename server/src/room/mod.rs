@@ -53,8 +53,8 @@ pub use doc::{
     MIN_TURN_SECONDS, NewTable, PlayerDoc, SeatDoc, TableDoc, check_settings, new_table,
 };
 pub use frames::encode;
-pub use live::bot_seed;
 use live::{Live, live_from};
+pub use live::{Replayed, bot_seed, replay_log};
 pub use names::{clean_name, unique_name};
 pub use registry::Rooms;
 

@@ -516,6 +516,62 @@ test('a cue when the time to decide runs low in a hidden tab, once per decision,
   await ana.ctx.close();
 });
 
+test('My tables lists the tables this browser holds seats at, waiting-for-you first, in English and French', async () => {
+  const ana = await browser.person();
+  const bruno = await browser.person();
+  await ana.page.goto(server.url);
+  await giveName(ana.page, 'Ana');
+  assert.equal(await ana.page.locator('#my-tables-link').count(), 0, 'no tables kept yet');
+  const lobby = await createTable(ana.page, { game: 'big-city', seats: 3 });
+  await ana.page.goto(server.url);
+  const links = await createTable(ana.page, { game: 'tic-tac-toe', timer: 60 });
+  await bruno.page.goto(server.url);
+  await bruno.page.click('#lang-switch');
+  await bruno.page.goto(links.invite);
+  await giveName(bruno.page, 'Bruno');
+  await bruno.page.click('[data-action="take-seat"]');
+  await bruno.page.waitForSelector('.seat.me[data-seat="1"]');
+  await ana.page.click('#start-button');
+  for (const p of [ana.page, bruno.page]) await waitPlaying(p);
+  const first = await pageToPlay([ana.page, bruno.page]);
+
+  // From the home page, each opens his list.
+  for (const [p, says] of /** @type {[Page, RegExp][]} */ ([
+    [ana.page, /My tables \(2\)/],
+    [bruno.page, /Mes tables \(1\)/],
+  ])) {
+    await p.click('.home-link');
+    assert.match((await p.textContent('#my-tables-link')) ?? '', says);
+    await p.click('#my-tables-link');
+    await p.waitForSelector('#my-tables-list .my-table');
+  }
+  const rows = (/** @type {Page} */ p) =>
+    p.$$eval('#my-tables-list .my-table', (els) => els.map((e) => ({ code: e.getAttribute('data-code'), mine: e.getAttribute('data-your-turn'), text: e.textContent ?? '' })));
+  const anaRows = await rows(ana.page);
+  assert.equal(anaRows.length, 2, JSON.stringify(anaRows));
+  const invite = (/** @type {string} */ url) => url.split('/t/')[1];
+  assert.equal(anaRows[0].code, invite(links.invite), 'the game in play comes before the lobby');
+  assert.equal(anaRows[1].code, invite(lobby.invite));
+  assert.match(anaRows[1].text, /Big City.*In the lobby/);
+  const [brunoRow] = await rows(bruno.page);
+  assert.equal(brunoRow.code, invite(links.invite));
+  if (first === ana.page) {
+    assert.equal(anaRows[0].mine, 'yes');
+    assert.match(anaRows[0].text, /with Bruno.*Your turn · [01]:\d\d left/);
+    assert.match(brunoRow.text, /avec Ana.*En attente des autres · encore [01]:\d\d/);
+  } else {
+    assert.equal(brunoRow.mine, 'yes');
+    assert.match(brunoRow.text, /avec Ana.*À vous de jouer · encore [01]:\d\d/);
+    assert.match(anaRows[0].text, /with Bruno.*Waiting for the others/);
+  }
+  await shot(ana.page, 'my-tables');
+  // A row opens its table.
+  await ana.page.click(`#my-tables-list .my-table[data-code="${invite(links.invite)}"] a`);
+  await waitPlaying(ana.page);
+  for (const p of [ana, bruno]) assert.deepEqual(p.errors, [], 'no script errors');
+  for (const p of [ana, bruno]) await p.ctx.close();
+});
+
 test('a wrong link says so', async () => {
   const p = await browser.person();
   await p.page.goto(server.url);
