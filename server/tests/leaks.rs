@@ -19,7 +19,7 @@
 //! every seat's legal moves and the sentences of refused adversarial moves at every
 //! version of many games, straight from the rules crate as the server serializes
 //! them. `server_*` plays games through the real `citytable` process (two players,
-//! bots, a spectator, HTTP probes) and checks every message every client received,
+//! bots, a spectator, HTTP probes and "my tables" asks) and checks every message every client received,
 //! every HTTP answer and every line the process logged at its default level; the
 //! `..._across_nodes` run does it on three nodes in cluster mode, each table's
 //! players, spectator and HTTP probes spread over them (so most of what they receive
@@ -750,6 +750,14 @@ async fn server_game(
         }
         http.push((0, body));
     }
+    // "My tables" for both seats: whose turn and the clock, nothing hidden.
+    let kept = json!({"seats": [{"code": invite, "token": host_token}, {"code": invite, "token": guest_token}]});
+    let (status, body) = try_http(on(4), "POST", "/api/my-tables", Some(&kept))
+        .await
+        .expect("http");
+    assert_eq!(status, 200, "{body}");
+    assert!(body.contains("\"awaiting\""), "{body}");
+    http.push((0, body));
     let outcomes = vec![a.await.unwrap(), b.await.unwrap(), s.await.unwrap()];
     ServerGame {
         invite,
