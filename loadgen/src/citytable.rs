@@ -471,6 +471,7 @@ async fn setup(shared: &Arc<Shared>, cfg: &RoomCfg, index: usize) -> Result<Room
             seats: cfg.seats,
             options: cfg.options.clone(),
             turn_seconds: None,
+            time_bank_seconds: None,
             spectators_allowed: true,
             public: false,
             stand_in: None,

@@ -112,6 +112,7 @@ pub async fn run(args: Args) -> Result<(), String> {
                 seats: min_seats,
                 options,
                 turn_seconds: None,
+                time_bank_seconds: None,
                 spectators_allowed: true,
                 public: false,
                 stand_in: None,

@@ -463,6 +463,8 @@ pub enum ErrorReason {
     EmptySeats,
     /// `bad_settings`: a stand-in takes over after `min` to `max` missed turns.
     StandInMisses,
+    /// `bad_settings`: a time bank holds `min` to `max` seconds, beside a turn timer.
+    TimeBank,
 }
 
 /// The recipient at this table.
@@ -491,6 +493,13 @@ pub struct TableSettings {
     #[ts(optional)]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub turn_seconds: Option<u32>,
+    /// With `turn_seconds`: each player's reserve, in seconds, that a decision
+    /// may take beyond the turn's time and that the unused part of each turn's
+    /// time refills, up to this cap (turn-based tables: hours to days a move).
+    /// Everyone starts with a full reserve.
+    #[ts(optional)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub time_bank_seconds: Option<u32>,
     pub spectators_allowed: bool,
     /// Listed in the public lobby. Private tables are never listed.
     pub public: bool,
@@ -605,6 +614,12 @@ pub struct AwaitingInfo {
     #[ts(optional)]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub undo: Option<Seat>,
+    /// At a table with a time bank: each seat's reserve in milliseconds, by
+    /// seat, as it stood when this decision period began (`timer_ms` counts
+    /// the turn's time and the reserve together).
+    #[ts(optional)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub banks_ms: Option<Vec<u64>>,
 }
 
 /// A full picture of the game for one recipient.

@@ -382,6 +382,7 @@ mod tests {
                         seats: state.awaiting().seats,
                         timer_ms: None,
                         undo: state.undo_seat(),
+                        banks_ms: None,
                     };
                     let events = serde_json::to_string(&applied.events).expect("JSON");
                     let outcome = state.outcome();
@@ -448,6 +449,7 @@ mod tests {
             seats: vec![1, 2],
             timer_ms: Some(900),
             undo: None,
+            banks_ms: None,
         };
         let outcome = Outcome {
             scores: vec![3, 4],

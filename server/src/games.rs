@@ -109,13 +109,13 @@ pub trait GameKind: Send + Sync {
     /// Starts a game.
     fn start(&self, setup: &SetupDoc) -> Result<Box<dyn ErasedGame>, String>;
     /// Rebuilds a game from its setup and move log (`engine::replay`), handing
-    /// each entry's public events to `on_events` with the entry's index and the
-    /// decision period the entry left the game in.
+    /// each entry's public events to `on_events` with the entry's index and
+    /// whose decision the game awaited after it.
     fn replay(
         &self,
         setup: &SetupDoc,
         entries: &[&RawJson],
-        on_events: &mut dyn FnMut(usize, Vec<Value>, u64),
+        on_events: &mut dyn FnMut(usize, Vec<Value>, &Awaiting),
     ) -> Result<Box<dyn ErasedGame>, String>;
     /// TypeScript declarations of the game's Options, Move, View, Event and Rule and
     /// everything they use, by type name.
@@ -339,7 +339,7 @@ where
         &self,
         setup: &SetupDoc,
         entries: &[&RawJson],
-        on_events: &mut dyn FnMut(usize, Vec<Value>, u64),
+        on_events: &mut dyn FnMut(usize, Vec<Value>, &Awaiting),
     ) -> Result<Box<dyn ErasedGame>, String> {
         let typed = typed_setup::<G>(setup)?;
         let entries: Vec<Entry<G::Move>> = entries
@@ -351,7 +351,7 @@ where
             let events = entries
                 .get(index)
                 .map_or_else(Vec::new, |entry| public_events::<G>(entry, &events));
-            on_events(index, events, game.awaiting().period)
+            on_events(index, events, &game.awaiting())
         })
         .map_err(|e| e.to_string())?;
         Ok(Box::new(Running(game)))

@@ -69,17 +69,17 @@ pub async fn my_table(
         table.changed_ms = table.changed_ms.max(last.at_ms);
     }
     // Replaying is CPU work: off the threads that serve requests.
-    let turn_ms = doc.settings.turn_seconds.map(|s| u64::from(s) * 1000);
-    let (awaiting, window_ms, started_ms) = tokio::task::spawn_blocking(move || {
-        replay_log(kind.as_ref(), &game, &moves, |_, _| {}).map(|r| {
-            let awaiting = r.state.awaiting();
-            (awaiting.seats, awaiting.window_ms, r.period_started_ms)
+    let settings = doc.settings;
+    let (awaiting, period_ms, started_ms) = tokio::task::spawn_blocking(move || {
+        replay_log(kind.as_ref(), &settings, &game, &moves, |_, _| {}).map(|r| {
+            let period_ms = r.period_ms(&settings);
+            (r.state.awaiting().seats, period_ms, r.period_started_ms)
         })
     })
     .await
     .map_err(|e| format!("replaying: {e}"))??;
     table.awaiting = awaiting;
-    if let Some(ms) = window_ms.or(turn_ms).filter(|_| !table.awaiting.is_empty()) {
+    if let Some(ms) = period_ms.filter(|_| !table.awaiting.is_empty()) {
         let elapsed = u64::try_from(now_ms().saturating_sub(started_ms)).unwrap_or(0);
         table.time_left_ms = Some(ms.saturating_sub(elapsed));
     }

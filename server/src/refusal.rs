@@ -138,6 +138,11 @@ pub fn english(r: &Refusal) -> String {
             }
             Some(ErrorReason::SeatsOccupied) => "Free the seats you want to remove first.".into(),
             Some(ErrorReason::EmptySeats) => "Every seat needs a player or a bot.".into(),
+            Some(ErrorReason::TimeBank) => format!(
+                "A time bank holds {} to {} seconds, beside a turn timer.",
+                n(a.min),
+                n(a.max)
+            ),
             Some(ErrorReason::StandInMisses) => format!(
                 "A bot stands in after {} to {} missed turns.",
                 n(a.min),

@@ -120,6 +120,22 @@ async fn bad_input_changes_nothing(db: &TestDb) {
     }
     host.send(&json!({"type": "configure", "settings": {"seats": 2, "options": {}, "spectators_allowed": true, "public": false, "stand_in": {"level": "genius", "after_misses": 2}}})).await;
     host.expect_error("bad_message").await;
+    // A time bank of a minute to two weeks, beside a turn timer of up to a week.
+    for (turn, bank) in [
+        (None, json!(3600)),
+        (Some(60), json!(59)),
+        (Some(60), json!(14 * 86_400 + 1)),
+    ] {
+        host.send(&json!({"type": "configure", "settings": {"seats": 2, "options": {}, "turn_seconds": turn, "time_bank_seconds": bank, "spectators_allowed": true, "public": false}})).await;
+        let e = host.expect_error("bad_settings").await;
+        assert_eq!(e["args"]["reason"], "time_bank", "{e}");
+        assert_eq!(
+            (e["args"]["min"].as_u64(), e["args"]["max"].as_u64()),
+            (Some(60), Some(14 * 86_400))
+        );
+    }
+    host.send(&json!({"type": "configure", "settings": {"seats": 2, "options": {}, "turn_seconds": 7 * 86_400 + 1, "spectators_allowed": true, "public": false}})).await;
+    host.expect_error("bad_settings").await;
 
     guest.send(&json!({"type": "take_seat"})).await;
     guest.recv_type("welcome").await;

@@ -78,6 +78,7 @@ fn settings(turn_seconds: Option<u32>) -> TableSettings {
         seats: 2,
         options: json!({}),
         turn_seconds,
+        time_bank_seconds: None,
         spectators_allowed: true,
         public: false,
         stand_in: None,
@@ -457,6 +458,61 @@ async fn timers_resume_with_the_time_left_after_a_restart() {
     }
 }
 
+/// A table with a time bank (60 s a turn, a 120 s reserve): Bo took 100 s
+/// over his first move (40 s from his reserve), the bot 5 s; after a restart
+/// the banks are found again from the log, and Bo's turn gives him the turn's
+/// time and his 80 s reserve, counted from when it began.
+#[tokio::test(start_paused = true)]
+async fn time_banks_are_found_again_after_a_restart_and_extend_the_turn() {
+    let now = server::now_ms();
+    let db = Arc::new(MemDb::default());
+    let (invite, token) = stored_game(
+        &db,
+        "tic-tac-toe",
+        TableSettings {
+            time_bank_seconds: Some(120),
+            ..settings(Some(60))
+        },
+        json!({"seats": 2, "seed": 7, "options": {}, "first_seat": 1, "names": ["Bot", "Bo"]}),
+        now - 200_000,
+        &[
+            (
+                json!({"move": {"seat": 1, "mv": {"cell": 4}}}),
+                now - 100_000,
+            ),
+            (
+                json!({"move": {"seat": 0, "mv": {"cell": 0}}}),
+                now - 95_000,
+            ),
+        ],
+    )
+    .await;
+    let (mut bo, snap) = restarted(&db, &invite, token).await;
+    let awaiting = &snap["game"]["awaiting"];
+    assert_eq!(awaiting["seats"], json!([1]));
+    assert_eq!(awaiting["banks_ms"], json!([120_000, 80_000]));
+    let timer = awaiting["timer_ms"].as_u64().unwrap();
+    assert!(
+        (44_000..=45_000).contains(&timer),
+        "60 s and the 80 s reserve, less the 95 s gone: not {timer} ms"
+    );
+    // Nothing comes before the reserve is spent too.
+    let started = Instant::now();
+    let update = bo.recv_type("update").await;
+    assert_eq!(update["version"], 3, "the turn timed out");
+    assert!(started.elapsed() >= Duration::from_millis(timer));
+    // The next period shows Bo's reserve spent (the log's times are the wall
+    // clock's, which this paused test does not move: only part of it).
+    let banks = loop {
+        let u = bo.recv_type("update").await;
+        if let Some(banks) = u["awaiting"].get("banks_ms") {
+            break banks.clone();
+        }
+    };
+    assert_eq!(banks[0], 120_000);
+    assert!(banks[1].as_u64().unwrap() < 80_000, "{banks}");
+}
+
 #[tokio::test(start_paused = true)]
 async fn idle_rooms_leave_memory_and_come_back() {
     let app = AppState::new(Arc::new(MemDb::default()), Config::default());
@@ -558,6 +614,7 @@ async fn a_turn_of_several_moves_resumes_from_its_start() {
             seats: 2,
             options: serde_json::to_value(Options::default()).unwrap(),
             turn_seconds: Some(60),
+            time_bank_seconds: None,
             spectators_allowed: true,
             public: false,
             stand_in: None,
@@ -614,6 +671,7 @@ async fn an_objection_window_resumes_with_the_time_left_after_a_restart() {
             seats: 2,
             options: serde_json::to_value(&options).unwrap(),
             turn_seconds: Some(120),
+            time_bank_seconds: None,
             spectators_allowed: true,
             public: false,
             stand_in: None,

@@ -1,4 +1,7 @@
-// The countdown of a decision window, shared by the boards that show one.
+// The countdown of a decision window, shared by the boards that show one, and
+// how a time left is written.
+
+import { t } from './i18n.js';
 
 /**
  * The countdown of a decision window, drawn every quarter second into the element
@@ -28,3 +31,16 @@ export function countdown(root, selector, words) {
     stop: () => clearInterval(timer),
   };
 }
+
+/**
+ * A duration left, as a clock under an hour and in hours or days above.
+ * @param {number} ms
+ */
+export function formatDuration(ms) {
+  const secs = Math.max(0, Math.ceil(ms / 1000));
+  if (secs < 3600) return `${Math.floor(secs / 60)}:${String(secs % 60).padStart(2, '0')}`;
+  const hours = Math.floor(secs / 3600);
+  if (hours < 48) return t('time.hours', { h: hours, m: Math.floor((secs % 3600) / 60) });
+  return t('time.days', { d: Math.floor(hours / 24), h: hours % 24 });
+}
+

@@ -7,7 +7,7 @@ import { asRecord, showRecord } from './table/replay.js';
 import { errText } from './messages.js';
 import { getName, setName, setToken, keptSeats } from './store.js';
 import { gameUI } from './games/index.js';
-import { MAX_NAME, nameForm, optionsEditor, timerChoices } from './widgets.js';
+import { MAX_NAME, nameForm, optionsEditor, setSpeed, timerChoices } from './widgets.js';
 import { pieceBadge } from './games/bigcity/art.js';
 import { SEAT_COLORS } from './games/index.js';
 
@@ -200,9 +200,7 @@ export function showHome(root, go) {
           {
             id: 'timer-select',
             onchange: (/** @type {Event} */ e) => {
-              const v = Number(/** @type {HTMLSelectElement} */ (e.target).value);
-              if (v > 0) settings.turn_seconds = v;
-              else delete settings.turn_seconds;
+              setSpeed(settings, Number(/** @type {HTMLSelectElement} */ (e.target).value));
             },
           },
           timerChoices().map((c) => h('option', { value: c.value, selected: c.value === (settings.turn_seconds ?? 0) }, c.label)),

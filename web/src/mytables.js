@@ -8,6 +8,7 @@ import * as api from './api.js';
 import { errText } from './messages.js';
 import { keptSeats } from './store.js';
 import { gameUI } from './games/index.js';
+import { formatDuration } from './countdown.js';
 
 /** @typedef {import('./wire').MyTable} MyTable */
 
@@ -40,18 +41,6 @@ export function sortTables(tables) {
     }
     return b.changed_ms - a.changed_ms;
   });
-}
-
-/**
- * A duration left, as a clock under an hour and in hours or days above.
- * @param {number} ms
- */
-export function formatLeft(ms) {
-  const secs = Math.max(0, Math.ceil(ms / 1000));
-  if (secs < 3600) return `${Math.floor(secs / 60)}:${String(secs % 60).padStart(2, '0')}`;
-  const hours = Math.floor(secs / 3600);
-  if (hours < 48) return t('mine.hours', { h: hours, m: Math.floor((secs % 3600) / 60) });
-  return t('mine.days', { d: Math.floor(hours / 24), h: hours % 24 });
 }
 
 /**
@@ -126,7 +115,7 @@ export function showMyTables(root, go) {
           },
         },
         h('span', null, h('strong', null, name), company.length ? h('span', { class: 'muted' }, ' ', t('mine.with', { names: joinNames(company) })) : null),
-        h('span', { class: 'my-table-state' }, state, left === null ? null : h('span', { class: 'my-table-left', 'data-left-ms': String(Math.max(0, Math.round(left))) }, ' · ', t('mine.left', { time: formatLeft(left) }))),
+        h('span', { class: 'my-table-state' }, state, left === null ? null : h('span', { class: 'my-table-left', 'data-left-ms': String(Math.max(0, Math.round(left))) }, ' · ', t('mine.left', { time: formatDuration(left) }))),
       ),
     );
   }

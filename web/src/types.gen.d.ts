@@ -11,7 +11,13 @@ timer_ms?: number,
 /**
  * The seat that may take back its last move now (with `undo`), if any.
  */
-undo?: number, };
+undo?: number, 
+/**
+ * At a table with a time bank: each seat's reserve in milliseconds, by
+ * seat, as it stood when this decision period began (`timer_ms` counts
+ * the turn's time and the reserve together).
+ */
+banks_ms?: Array<number>, };
 
 export type BigCityBuildingView = { piece: BigCityPiece, 
 /**
@@ -874,7 +880,7 @@ problem?: string, };
 
 export type ErrorCode = "bad_message" | "frame_too_large" | "rate_limited" | "hello_first" | "no_such_table" | "bad_token" | "not_host" | "seat_taken" | "not_seated" | "no_spectators" | "wrong_status" | "bad_settings" | "stale_version" | "not_your_turn" | "illegal_move" | "bad_move" | "bad_chat" | "try_again" | "bad_name" | "bad_legal_moves_of" | "no_such_seat" | "spectator" | "table_elsewhere";
 
-export type ErrorReason = "unknown_game" | "seats" | "first_seat" | "option_range" | "option_invalid" | "not_options" | "turn_seconds" | "seats_occupied" | "empty_seats" | "stand_in_misses";
+export type ErrorReason = "unknown_game" | "seats" | "first_seat" | "option_range" | "option_invalid" | "not_options" | "turn_seconds" | "seats_occupied" | "empty_seats" | "stand_in_misses" | "time_bank";
 
 export type GameInfo = { 
 /**
@@ -1276,7 +1282,14 @@ options: unknown,
 /**
  * Per-turn time limit in seconds; none when absent.
  */
-turn_seconds?: number, spectators_allowed: boolean, 
+turn_seconds?: number, 
+/**
+ * With `turn_seconds`: each player's reserve, in seconds, that a decision
+ * may take beyond the turn's time and that the unused part of each turn's
+ * time refills, up to this cap (turn-based tables: hours to days a move).
+ * Everyone starts with a full reserve.
+ */
+time_bank_seconds?: number, spectators_allowed: boolean, 
 /**
  * Listed in the public lobby. Private tables are never listed.
  */

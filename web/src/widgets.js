@@ -38,10 +38,36 @@ export function nameForm(done, current = getName()) {
 
 /** Turn timer choices in seconds (0: none). */
 export function timerChoices() {
-  return [0, 30, 60, 120, 300].map((n) => ({
+  return [0, 30, 60, 120, 300, 3600, 12 * 3600, 86_400, 3 * 86_400].map((n) => ({
     value: n,
-    label: n === 0 ? t('home.timer_none') : n < 60 ? t('home.timer_s', { n }) : t('home.timer_min', { n: n / 60 }),
+    label:
+      n === 0
+        ? t('home.timer_none')
+        : n < 60
+          ? t('home.timer_s', { n })
+          : n < TURN_BASED_FROM
+            ? t('home.timer_min', { n: n / 60 })
+            : n < 86_400
+              ? t('home.timer_h', { n: n / 3600 })
+              : t('home.timer_d', { n: n / 86_400 }),
   }));
+}
+
+/** A turn timer of an hour or more makes a turn-based table, with a time bank. */
+const TURN_BASED_FROM = 3600;
+
+/**
+ * Sets a table's speed from a timer choice: none, a live turn timer, or a
+ * turn-based one with a reserve of two turns' time (each turn's unused time
+ * refills it, up to that).
+ * @param {import('./wire').TableSettings} settings changed in place
+ * @param {number} seconds
+ */
+export function setSpeed(settings, seconds) {
+  if (seconds > 0) settings.turn_seconds = seconds;
+  else delete settings.turn_seconds;
+  if (seconds >= TURN_BASED_FROM) settings.time_bank_seconds = 2 * seconds;
+  else delete settings.time_bank_seconds;
 }
 
 /**

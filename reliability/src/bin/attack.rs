@@ -89,6 +89,7 @@ async fn preload(dir: &std::path::Path) {
             seats: SEATS,
             options: serde_json::to_value(Options::default()).unwrap(),
             turn_seconds: None,
+            time_bank_seconds: None,
             spectators_allowed: true,
             public: false,
             stand_in: None,

@@ -55,6 +55,7 @@ fn fan_out_once(
         seats: state.awaiting().seats,
         timer_ms: None,
         undo: state.undo_seat(),
+        banks_ms: None,
     });
     let patches = cache.advance(state);
     let frames = Frames::new(

@@ -16,8 +16,11 @@ use crate::games::GameKind;
 
 /// Shortest turn timer a host may set.
 pub const MIN_TURN_SECONDS: u32 = 5;
-/// Longest turn timer a host may set: a day.
-pub const MAX_TURN_SECONDS: u32 = 86_400;
+/// Longest turn timer a host may set: a week (turn-based tables).
+pub const MAX_TURN_SECONDS: u32 = 7 * 86_400;
+/// Smallest and largest time bank a host may set: a minute, two weeks.
+pub const MIN_TIME_BANK_SECONDS: u32 = 60;
+pub const MAX_TIME_BANK_SECONDS: u32 = 14 * 86_400;
 /// A stand-in takes over after at most this many missed turns in a row.
 pub const MAX_STAND_IN_MISSES: u8 = 5;
 
@@ -197,6 +200,19 @@ pub fn check_settings(
                 min: Some(1),
                 max: Some(u64::from(MAX_STAND_IN_MISSES)),
                 ..ErrorArgs::reason(ErrorReason::StandInMisses)
+            },
+        ));
+    }
+    if let Some(bank) = settings.time_bank_seconds
+        && (settings.turn_seconds.is_none()
+            || !(MIN_TIME_BANK_SECONDS..=MAX_TIME_BANK_SECONDS).contains(&bank))
+    {
+        return Err(Refusal::with(
+            ErrorCode::BadSettings,
+            ErrorArgs {
+                min: Some(u64::from(MIN_TIME_BANK_SECONDS)),
+                max: Some(u64::from(MAX_TIME_BANK_SECONDS)),
+                ..ErrorArgs::reason(ErrorReason::TimeBank)
             },
         ));
     }

@@ -131,6 +131,7 @@ impl Room {
                 .unwrap_or(u64::MAX)
             }),
             undo: live.state.undo_seat(),
+            banks_ms: live.clocks.as_ref().map(|c| c.banks_ms().to_vec()),
         }
     }
 

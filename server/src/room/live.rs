@@ -4,11 +4,12 @@
 use std::collections::VecDeque;
 
 use engine::{Entry, GameRng, Seat};
-use protocol::{LoggedEvents, RawJson};
+use protocol::{LoggedEvents, RawJson, TableSettings};
 use tokio::time::Instant;
 use uuid::Uuid;
 
 use super::away::AwayStreaks;
+use super::clocks::Clocks;
 use crate::db::{GameRow, MoveRow};
 use crate::fanout::ViewCache;
 use crate::games::{ErasedGame, GameKind, SetupDoc};
@@ -44,6 +45,8 @@ pub(super) struct Live {
     /// A commit failed: the log may hold more than memory; reload before the next move.
     pub(super) dirty: bool,
     pub(super) recent: RecentEvents,
+    /// The players' time banks, at a table that has them (`clocks.rs`).
+    pub(super) clocks: Option<Clocks>,
 }
 
 /// The events of the latest moves that had any, as JSON text (smaller than
@@ -112,6 +115,7 @@ impl Live {
             away: AwayStreaks::new(seats),
             dirty: false,
             recent: RecentEvents::default(),
+            clocks: None,
         }
     }
 
@@ -133,12 +137,56 @@ pub struct Replayed {
     /// When the current decision period began: the time of the entry that
     /// began it, or of the game's start.
     pub period_started_ms: i64,
+    /// The players' time banks, at a table that has them.
+    pub clocks: Option<Clocks>,
+}
+
+impl Replayed {
+    /// The time the current decision period gives, if it is timed: a
+    /// rules-imposed window, else the turn's time (and the largest reserve
+    /// among the awaited seats, at a table with time banks).
+    pub fn period_ms(&self, settings: &TableSettings) -> Option<u64> {
+        period_ms(self.state.as_ref(), self.clocks.as_ref(), settings)
+    }
+}
+
+/// The time the current decision period of `state` gives, if it is timed.
+pub(super) fn period_ms(
+    state: &dyn ErasedGame,
+    clocks: Option<&Clocks>,
+    settings: &TableSettings,
+) -> Option<u64> {
+    let turn = settings.turn_seconds.map(|s| u64::from(s) * 1000);
+    state
+        .awaiting()
+        .window_ms
+        .or_else(|| clocks.map(Clocks::period_ms))
+        .or(turn)
+}
+
+/// The time banks a new game at a table with `settings` starts with, if any.
+pub(super) fn new_clocks(
+    settings: &TableSettings,
+    seats: u8,
+    state: &dyn ErasedGame,
+    started_ms: i64,
+) -> Option<Clocks> {
+    let turn = settings.turn_seconds?;
+    let cap = settings.time_bank_seconds?;
+    Some(Clocks::new(
+        seats,
+        u64::from(turn) * 1000,
+        u64::from(cap) * 1000,
+        &state.awaiting(),
+        started_ms,
+    ))
 }
 
 /// Rebuilds a game from its stored log, handing each entry's public events
 /// (as JSON text) to `on_events` with the version the entry made.
 pub fn replay_log(
     kind: &dyn GameKind,
+    settings: &TableSettings,
     game: &GameRow,
     moves: &[MoveRow],
     mut on_events: impl FnMut(u64, &str),
@@ -146,24 +194,31 @@ pub fn replay_log(
     let setup: SetupDoc =
         serde_json::from_value(game.setup.clone()).map_err(|e| format!("setup: {e}"))?;
     let entries: Vec<&RawJson> = moves.iter().map(|m| &m.entry).collect();
-    let mut period = kind.start(&setup)?.awaiting().period;
+    let start = kind.start(&setup)?;
+    let mut clocks = new_clocks(settings, setup.seats, start.as_ref(), game.started_at_ms);
+    let mut period = start.awaiting().period;
     let mut period_started_ms = game.started_at_ms;
     let state = kind.replay(&setup, &entries, &mut |index, events, after| {
         on_events(
             index as u64 + 1,
             &serde_json::to_string(&events).unwrap_or_default(),
         );
+        let at_ms = moves.get(index).map_or(period_started_ms, |m| m.at_ms);
+        if let Some(clocks) = clocks.as_mut() {
+            clocks.after_entry(after, at_ms);
+        }
         // A turn of several moves is one period: its timer runs from the entry
         // that began it, not from the turn's latest move.
-        if after != period {
-            period = after;
-            period_started_ms = moves.get(index).map_or(period_started_ms, |m| m.at_ms);
+        if after.period != period {
+            period = after.period;
+            period_started_ms = at_ms;
         }
     })?;
     Ok(Replayed {
         setup,
         state,
         period_started_ms,
+        clocks,
     })
 }
 
@@ -171,17 +226,19 @@ pub fn replay_log(
 /// period began.
 pub(super) fn live_from(
     kind: &dyn GameKind,
+    settings: &TableSettings,
     game: &GameRow,
     moves: &[MoveRow],
 ) -> Result<(Live, i64), String> {
     // Every entry goes through the ring, as during play, so a reloaded room keeps
     // the same moves' events as the room it replaces.
     let mut recent = RecentEvents::default();
-    let replayed = replay_log(kind, game, moves, |version, events| {
+    let replayed = replay_log(kind, settings, game, moves, |version, events| {
         recent.push(version, events)
     })?;
     let mut live = Live::new(game, replayed.state, &replayed.setup, moves.len() as u64);
     live.recent = recent;
+    live.clocks = replayed.clocks;
     Ok((live, replayed.period_started_ms))
 }
 

@@ -308,6 +308,7 @@ mod tests {
             stand_in: None,
             spectators_allowed: true,
             turn_seconds: None,
+            time_bank_seconds: None,
             options: serde_json::json!({}),
         }
     }

@@ -21,6 +21,7 @@
 
 mod away;
 mod client;
+mod clocks;
 mod doc;
 mod frames;
 mod live;
@@ -49,6 +50,7 @@ use crate::games::GameKind;
 use crate::metrics::Metrics;
 use crate::refusal::Refusal;
 
+pub use clocks::Clocks;
 pub use doc::{
     MIN_TURN_SECONDS, NewTable, PlayerDoc, SeatDoc, TableDoc, check_settings, new_table,
 };
@@ -251,7 +253,7 @@ impl Room {
         let mut period_started_ms = None;
         if let Some((game, moves)) = &init.game {
             games_played = game.number;
-            let (l, started) = live_from(init.kind.as_ref(), game, moves)?;
+            let (l, started) = live_from(init.kind.as_ref(), &init.doc.settings, game, moves)?;
             // A game row without an outcome is running, whatever the table row says
             // (the table may not have been updated before a crash); a finished one
             // is shown unless the host took the table back to its lobby.

@@ -9,7 +9,7 @@ use tokio::time::Instant;
 use uuid::Uuid;
 
 use super::away::AWAY_AFTER;
-use super::live::{Live, live_from};
+use super::live::{Live, live_from, new_clocks};
 use super::{Refusal, Room, check_settings, encode, now_ms, refuse};
 use crate::db::{GameRow, MoveRow};
 use crate::games::{Applied, MoveError, SetupDoc};
@@ -61,7 +61,14 @@ impl Room {
             self.status = TableStatus::Playing;
         }
         self.games_played = row.number;
-        self.live = Some(Live::new(&row, state, &setup, 0));
+        let mut live = Live::new(&row, state, &setup, 0);
+        live.clocks = new_clocks(
+            &self.doc.settings,
+            setup.seats,
+            live.state.as_ref(),
+            row.started_at_ms,
+        );
+        self.live = Some(live);
         tracing::info!(table = %self.id, game = %row.id, number = row.number, "game started");
         self.schedule();
         self.broadcast_table();
@@ -176,10 +183,11 @@ impl Room {
                 return refuse(ErrorCode::TryAgain);
             }
         };
-        let (live, _) = live_from(self.kind.as_ref(), &game, &moves).map_err(|e| {
-            tracing::error!(table = %self.id, error = %e, "the move log does not replay");
-            Refusal::new(ErrorCode::TryAgain)
-        })?;
+        let (live, _) =
+            live_from(self.kind.as_ref(), &self.doc.settings, &game, &moves).map_err(|e| {
+                tracing::error!(table = %self.id, error = %e, "the move log does not replay");
+                Refusal::new(ErrorCode::TryAgain)
+            })?;
         let changed = self.live.as_ref().map(|l| l.version) != Some(live.version);
         self.live = Some(live);
         self.schedule();
@@ -204,11 +212,12 @@ impl Room {
         let Some(live) = self.live.as_mut() else {
             return Ok(());
         };
+        let at_ms = now_ms();
         let row = MoveRow {
             game_id: live.id,
             seq: i64::try_from(live.version).unwrap_or(i64::MAX),
             entry: applied.entry,
-            at_ms: now_ms(),
+            at_ms,
         };
         let started = Instant::now();
         if let Err(e) = self.ctx.db.append_fenced(row, fence).await {
@@ -229,6 +238,10 @@ impl Room {
         let awaiting = live.state.awaiting();
         if awaiting.period != previous.period {
             live.period_start = live.version;
+        }
+        // The same time the log keeps, so a replay finds the same banks.
+        if let Some(clocks) = live.clocks.as_mut() {
+            clocks.after_entry(&awaiting, at_ms);
         }
         let awaiting_changed = awaiting != previous || live.state.undo_seat() != previous_undo;
         let seat = match mover {

@@ -11,7 +11,7 @@ use engine::{BotLevel, Seat};
 use protocol::RawJson;
 use serde_json::Value;
 
-use super::live::{Timer, timeout_entry};
+use super::live::{Timer, period_ms, timeout_entry};
 use super::play::Mover;
 use super::{Refusal, Room, SeatDoc};
 
@@ -45,7 +45,7 @@ fn stand_in_entry(entry: &RawJson, level: BotLevel) -> RawJson {
 impl Room {
     /// Sets the turn timer for the current period and the next bot move.
     pub(super) fn schedule(&mut self) {
-        let turn_seconds = self.doc.settings.turn_seconds;
+        let settings = &self.doc.settings;
         let bot_delay = self.ctx.bot_delay;
         let Some(live) = self.live.as_mut() else {
             return;
@@ -61,9 +61,7 @@ impl Room {
             .as_ref()
             .is_none_or(|t| t.period != awaiting.period)
         {
-            let ms = awaiting
-                .window_ms
-                .or(turn_seconds.map(|s| u64::from(s) * 1000));
+            let ms = period_ms(live.state.as_ref(), live.clocks.as_ref(), settings);
             live.timer = ms.map(|ms| Timer {
                 period: awaiting.period,
                 deadline: Instant::now() + Duration::from_millis(ms),

@@ -6,6 +6,7 @@ import { t, joinNames } from '../i18n.js';
 import { gameUI } from '../games/index.js';
 import { mySeat, myTurn } from './state.js';
 import { gameName, seatLooks } from './names.js';
+import { formatDuration } from '../countdown.js';
 
 /**
  * @typedef {import('./state.js').TableState} TableState
@@ -93,9 +94,8 @@ export function renderTimer(el, state, now, cue) {
   }
   const left = Math.max(0, game.awaiting.timer_ms - (now - game.awaitingAt));
   if (myTurn(state)) cue.clock(left, game.awaiting.timer_ms, game.awaitingAt + game.awaiting.timer_ms);
-  const secs = Math.ceil(left / 1000);
-  el.textContent = `◷ ${Math.floor(secs / 60)}:${String(secs % 60).padStart(2, '0')}`;
-  el.className = secs <= 10 ? 'timer urgent' : 'timer';
+  el.textContent = `◷ ${formatDuration(left)}`;
+  el.className = left <= 10_000 ? 'timer urgent' : 'timer';
   el.title = t('table.timer');
 }
 

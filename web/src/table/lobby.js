@@ -4,7 +4,8 @@
 import { h, mount } from '../dom.js';
 import { t, labelled } from '../i18n.js';
 import { gameUI } from '../games/index.js';
-import { optionsEditor, timerChoices } from '../widgets.js';
+import { optionsEditor, setSpeed, timerChoices } from '../widgets.js';
+import { formatDuration } from '../countdown.js';
 import { seatRange } from '../home.js';
 import { mySeat, isHost } from './state.js';
 
@@ -116,10 +117,7 @@ function settingsEditor(state, ctx, tbl) {
         {
           onchange: (/** @type {Event} */ e) => {
             const v = Number(/** @type {HTMLSelectElement} */ (e.target).value);
-            edit((d) => {
-              if (v > 0) d.turn_seconds = v;
-              else delete d.turn_seconds;
-            });
+            edit((d) => setSpeed(d, v));
           },
         },
         timerChoices().map((c) => h('option', { value: c.value, selected: c.value === (draft.turn_seconds ?? 0) }, c.label)),
@@ -205,7 +203,7 @@ function settingsSummary(tbl) {
     'ul',
     { class: 'summary', id: 'settings-summary' },
     h('li', null, `${labelled(t('home.seats'))}${tbl.settings.seats}`),
-    h('li', null, `${t('home.timer')}: ${timer}`),
+    h('li', { id: 'timer-summary' }, `${t('home.timer')}: ${timer}`, tbl.settings.time_bank_seconds ? ` · ${t('table.bank_summary', { time: formatDuration(tbl.settings.time_bank_seconds * 1000) })}` : ''),
     h('li', { id: 'stand-in-summary' }, standInText(tbl.settings.stand_in)),
     fields.length ? h('li', null, `${t('home.variants')}: ${on.length ? on.join('; ') : t('table.no_variant')}`) : null,
     h('li', null, tbl.settings.spectators_allowed ? t('home.spectators') : t('table.no_spectators')),

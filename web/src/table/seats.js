@@ -6,6 +6,7 @@ import { t } from '../i18n.js';
 import { gameUI } from '../games/index.js';
 import { mySeat, isHost } from './state.js';
 import { seatName, seatColor, safe } from './names.js';
+import { formatDuration } from '../countdown.js';
 
 /**
  * @typedef {import('../wire').BotLevel} BotLevel
@@ -28,6 +29,8 @@ export function renderSeats(el, state, ctx) {
   const ui = gameUI(tbl.game);
   const scores = game ? (game.outcome?.scores ?? safe(() => ui?.scores?.(game.view)) ?? null) : null;
   const awaiting = game && !game.outcome ? game.awaiting.seats : [];
+  // At a table with a time bank: each player's reserve, as the period began.
+  const banks = game && !game.outcome ? game.awaiting.banks_ms : undefined;
   const me = mySeat(state);
   const host = isHost(state);
   const lobby = tbl.status === 'lobby';
@@ -80,6 +83,7 @@ export function renderSeats(el, state, ctx) {
                 : h('span', { class: 'badge away' }, t('table.away'))
               : null,
             o.kind === 'human' && !o.connected ? goneBadge(o.gone_ms) : null,
+            banks?.[s.seat] !== undefined ? h('span', { class: 'badge bank', 'data-bank-ms': String(banks[s.seat]) }, t('table.bank', { time: formatDuration(banks[s.seat]) })) : null,
           ),
           !empty ? h('span', { class: { presence: true, online }, title: online ? t('table.online') : t('table.offline'), 'aria-label': online ? t('table.online') : t('table.offline') }) : null,
           scores && scores[s.seat] !== undefined ? h('span', { class: 'score', 'data-score': scores[s.seat] }, ui?.scoreText ? ui.scoreText(scores[s.seat]) : t('table.points', { n: scores[s.seat] })) : null,

@@ -572,6 +572,47 @@ test('My tables lists the tables this browser holds seats at, waiting-for-you fi
   for (const p of [ana, bruno]) await p.ctx.close();
 });
 
+test('a turn-based table: a day per move with a reserve, kept across a server restart, in French too', async () => {
+  const ana = await browser.person();
+  await ana.page.goto(server.url);
+  await giveName(ana.page, 'Ana');
+  const links = await createTable(ana.page, { game: 'tic-tac-toe', timer: 86_400 });
+  assert.match((await ana.page.textContent('#timer-summary')) ?? '', /1 d per move \(turn-based\) · a reserve of 2 d 0 h each/);
+  await ana.page.click('.seat[data-seat="1"] [data-action="add-bot"]');
+  await ana.page.waitForSelector('.seat[data-seat="1"]:not(.empty)');
+  await ana.page.click('#start-button');
+  await waitPlaying(ana.page);
+  // Each seat shows its reserve; the clock counts the day and the reserve.
+  for (const seat of [0, 1]) await ana.page.waitForSelector(`.seat[data-seat="${seat}"] .badge.bank[data-bank-ms="172800000"]`);
+  assert.match((await ana.page.textContent('.seat[data-seat="0"] .badge.bank')) ?? '', /reserve 2 d 0 h/);
+  await ana.page.waitForFunction(() => /◷ (3 d 0 h|2 d 23 h)/.test(document.querySelector('#timer')?.textContent ?? ''));
+  while (!(await ana.page.locator('#game-result h2').count())) {
+    if (await ana.page.locator('#turn-banner.mine').count()) break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  await playLowest(ana.page);
+  await ana.page.waitForSelector('#turn-banner.mine');
+  const version = await ana.page.evaluate(() => /** @type {any} */ (window).citytable.version());
+
+  // The server restarts: the game, its clock and the reserves are as they were.
+  await server.restart();
+  await ana.page.waitForFunction((v) => document.body.dataset.conn === 'open' && /** @type {any} */ (window).citytable.version() === v, version, { timeout: 20_000 });
+  await ana.page.reload();
+  await waitPlaying(ana.page);
+  for (const seat of [0, 1]) await ana.page.waitForSelector(`.seat[data-seat="${seat}"] .badge.bank[data-bank-ms="172800000"]`);
+  await ana.page.waitForFunction(() => /◷ (3 d 0 h|2 d 23 h)/.test(document.querySelector('#timer')?.textContent ?? ''));
+  await ana.page.click('#lang-switch');
+  await ana.page.waitForFunction(() => /réserve 2 j 0 h/.test(document.querySelector('.seat[data-seat="0"] .badge.bank')?.textContent ?? ''));
+  // My tables says it waits for her, with the time she has.
+  await ana.page.click('.home-link');
+  await ana.page.click('#my-tables-link');
+  const row = ana.page.locator(`#my-tables-list .my-table[data-code="${links.invite.split('/t/')[1]}"]`);
+  await row.waitFor();
+  assert.match((await row.textContent()) ?? '', /À vous de jouer · encore (3 j 0 h|2 j 23 h)/);
+  assert.deepEqual(ana.errors, []);
+  await ana.ctx.close();
+});
+
 test('a wrong link says so', async () => {
   const p = await browser.person();
   await p.page.goto(server.url);

@@ -2,7 +2,8 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { sortTables, formatLeft, isMyTurn } from '../../src/mytables.js';
+import { sortTables, isMyTurn } from '../../src/mytables.js';
+import { formatDuration } from '../../src/countdown.js';
 
 /** @typedef {import('../../src/wire').MyTable} MyTable */
 
@@ -33,9 +34,9 @@ test('my turn first, least time left first; then games in play, lobbies, finishe
 });
 
 test('time left: a clock under an hour, hours and minutes under two days, then days', () => {
-  assert.equal(formatLeft(0), '0:00');
-  assert.equal(formatLeft(61_500), '1:02');
-  assert.equal(formatLeft(59 * 60_000 + 59_000), '59:59');
-  assert.equal(formatLeft(3 * 3_600_000 + 5 * 60_000), '3 h 5 min');
-  assert.equal(formatLeft(3 * 86_400_000 + 2 * 3_600_000), '3 d 2 h');
+  assert.equal(formatDuration(0), '0:00');
+  assert.equal(formatDuration(61_500), '1:02');
+  assert.equal(formatDuration(59 * 60_000 + 59_000), '59:59');
+  assert.equal(formatDuration(3 * 3_600_000 + 5 * 60_000), '3 h 5 min');
+  assert.equal(formatDuration(3 * 86_400_000 + 2 * 3_600_000), '3 d 2 h');
 });
