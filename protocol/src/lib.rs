@@ -87,6 +87,18 @@ pub enum ClientMsg {
     /// `engine::Game::may_take_back`; `awaiting.undo` names the seat that may).
     /// Answered as a move is, by `move_ok` or an `error` echoing `id`.
     Undo { id: u64, version: u64 },
+    /// Seated, at a turn-based table (one with a time bank): the URL the server
+    /// posts to when the table waits for this player and no page of his is
+    /// open there (a Discord or Slack incoming webhook); `lang` (`en`, `fr`) is
+    /// the language of its lines. No `url`: no more posts.
+    SetWebhook {
+        #[ts(optional)]
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        url: Option<String>,
+        #[ts(optional)]
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        lang: Option<String>,
+    },
     /// Ask for the legal moves of one's seat now (to highlight placements): all
     /// of them, or the part `of` names (a game's own key, such as a building id:
     /// [`engine::Game::legal_moves_of`]; a game without parts ignores it). `of`
@@ -465,6 +477,9 @@ pub enum ErrorReason {
     StandInMisses,
     /// `bad_settings`: a time bank holds `min` to `max` seconds, beside a turn timer.
     TimeBank,
+    /// `bad_settings`: a webhook is an `https` URL of at most `max_chars`
+    /// characters, for a seated player at a turn-based table.
+    Webhook,
 }
 
 /// The recipient at this table.
@@ -479,6 +494,10 @@ pub struct You {
     pub seat: Option<Seat>,
     pub is_host: bool,
     pub name: String,
+    /// The webhook this player gave (`set_webhook`), sent to him alone.
+    #[ts(optional)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub webhook: Option<String>,
 }
 
 /// Settings chosen in the lobby.
@@ -774,6 +793,7 @@ mod tests {
             seat: None,
             is_host: false,
             name: "Eve".into(),
+            webhook: None,
         };
         assert_eq!(
             serde_json::to_value(&you).expect("encode"),

@@ -34,6 +34,7 @@ mod listen;
 mod lookup;
 pub mod metrics;
 mod my_tables;
+pub mod notify;
 mod records;
 pub mod refusal;
 pub mod room;
@@ -57,7 +58,7 @@ use crate::cluster::{Cluster, Hold, TakeError};
 use crate::db::{Db, GameRow, MoveRow, StoreDb, TableRow};
 use crate::games::Registry;
 use crate::refusal::Refusal;
-use crate::room::{NewTable, Room, RoomCtx, RoomInit, RoomMsg, Rooms};
+use crate::room::{NewTable, Notices, Room, RoomCtx, RoomInit, RoomMsg, Rooms};
 use protocol::api::{CreateTable, TableCreated};
 use protocol::{ErrorCode, ErrorReason};
 
@@ -118,6 +119,13 @@ pub struct Config {
     pub idle_room: Duration,
     /// Cluster mode: the NATS server nodes talk through. Requires Postgres.
     pub nats_url: Option<String>,
+    /// The address players open the server at (`https://citytable.example`),
+    /// for the links in webhook notices; without it they name the table's code.
+    pub public_url: Option<String>,
+    /// Webhook notices post at most once per table and address per this.
+    pub webhook_interval: Duration,
+    /// Webhooks may be plain `http` URLs (a home network's), not only `https`.
+    pub webhook_allow_http: bool,
     /// Cluster mode: how long a table's lease lasts unless renewed (every quarter
     /// of it); a dead node's tables are taken over within about 1.5 times this.
     pub lease_ttl: Duration,
@@ -145,6 +153,9 @@ impl Default for Config {
             idle_room: IDLE_ROOM,
             abandoned_table: ABANDONED_TABLE,
             nats_url: None,
+            public_url: None,
+            webhook_interval: Duration::from_secs(3600),
+            webhook_allow_http: false,
             lease_ttl: cluster::LEASE_TTL,
         }
     }
@@ -204,6 +215,8 @@ pub struct Shared {
     record_fetches: AddressBudget,
     /// "My tables" asks per address.
     my_tables_asks: AddressBudget,
+    /// The webhook sender (none outside a runtime, as for the type generator).
+    notifier: Option<notify::Notifier>,
     /// New connections per address (behind a trusted proxy, requests per client).
     accepts: AddressBudget,
     /// WebSocket messages per address, all its connections together.
@@ -263,6 +276,7 @@ impl AppState {
     ) -> AppState {
         let creations = AddressBudget::new(config.table_burst, config.tables_per_minute);
         let record_fetches = AddressBudget::new(RECORD_BURST, config.records_per_minute);
+        let webhook_interval = config.webhook_interval;
         let unlimited = config.max_connections_per_address == 0;
         let per_minute = |n: f64| if unlimited { 0.0 } else { n * 60.0 };
         let accepts = AddressBudget::new(ACCEPT_BURST, per_minute(ACCEPTS_PER_SECOND));
@@ -282,6 +296,9 @@ impl AppState {
             creations,
             record_fetches,
             my_tables_asks: AddressBudget::new(MY_TABLES_BURST, MY_TABLES_PER_MINUTE),
+            notifier: tokio::runtime::Handle::try_current()
+                .is_ok()
+                .then(|| notify::Notifier::start(webhook_interval)),
             accepts,
             messages,
             next_conn: AtomicU64::new(1),
@@ -309,6 +326,11 @@ impl AppState {
             left_grace: self.0.config.left_grace,
             idle_room: self.0.config.idle_room,
             lease: lease.clone(),
+            notices: self.0.notifier.clone().map(|notifier| Notices {
+                notifier,
+                public_url: self.0.config.public_url.clone(),
+                allow_http: self.0.config.webhook_allow_http,
+            }),
         };
         let room = Room::new(ctx, init)?;
         let (tx, rx) = mpsc::channel(ROOM_INBOX);

@@ -11,7 +11,10 @@
 //! `IDLE_ROOM_SECS` (900), `ALLOWED_ORIGINS` (comma-separated),
 //! `TRUSTED_PROXIES` (comma-separated addresses and CIDR ranges of reverse
 //! proxies whose `X-Forwarded-For` names the client; none by default),
-//! `METRICS_TOKEN`, `RUST_LOG` (`info`); cluster mode: `NATS_URL` (unset: a
+//! `METRICS_TOKEN`, `PUBLIC_URL` (the address players open, for webhook links),
+//! `WEBHOOK_INTERVAL_SECS` (3600: a table's webhook posts at most that often),
+//! `WEBHOOK_ALLOW_HTTP` (`1`: plain-http webhooks too, as on a home network),
+//! `RUST_LOG` (`info`); cluster mode: `NATS_URL` (unset: a
 //! single node), `LEASE_TTL_MS` (10000).
 //! Flags override them: `--port`, `--database-url`, `--data-dir`, `--bot-delay-ms`,
 //! `--max-connections-per-address`, `--tables-per-minute`, `--trusted-proxies`,
@@ -147,6 +150,17 @@ async fn main() {
         && !token.is_empty()
     {
         config.metrics_token = Some(token);
+    }
+    if let Ok(url) = std::env::var("PUBLIC_URL")
+        && !url.is_empty()
+    {
+        config.public_url = Some(url.trim_end_matches('/').to_owned());
+    }
+    if let Ok(secs) = std::env::var("WEBHOOK_INTERVAL_SECS") {
+        config.webhook_interval = Duration::from_secs(parse("WEBHOOK_INTERVAL_SECS", &secs));
+    }
+    if let Ok(v) = std::env::var("WEBHOOK_ALLOW_HTTP") {
+        config.webhook_allow_http = matches!(v.as_str(), "1" | "true" | "yes");
     }
     if let Ok(secs) = std::env::var("IDLE_ROOM_SECS") {
         config.idle_room = Duration::from_secs(parse("IDLE_ROOM_SECS", &secs));

@@ -143,6 +143,10 @@ pub fn english(r: &Refusal) -> String {
                 n(a.min),
                 n(a.max)
             ),
+            Some(ErrorReason::Webhook) => format!(
+                "A webhook is an https URL of at most {} characters, at a turn-based table.",
+                n(a.max_chars.map(u64::from))
+            ),
             Some(ErrorReason::StandInMisses) => format!(
                 "A bot stands in after {} to {} missed turns.",
                 n(a.min),

@@ -364,6 +364,7 @@ async fn stored_game(
         players: vec![PlayerDoc {
             token_hash: hash.clone(),
             name: "Bo".into(),
+            webhook: None,
         }],
         seats: vec![
             SeatDoc::Bot {

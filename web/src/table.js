@@ -22,6 +22,7 @@ import { renderLobby } from './table/lobby.js';
 import { chatPanel } from './table/chat.js';
 import { renderResult, renderLog } from './table/result.js';
 import { replayOverlay } from './table/replay.js';
+import { renderWebhook } from './table/webhook.js';
 
 /**
  * @typedef {import('./wire').ErrorMsg} ErrorMsg
@@ -57,6 +58,7 @@ export function showTable(root, code, go, guest = '') {
   const inviteEl = h('section', { class: 'panel invite-panel', id: 'invite' });
   const logEl = h('section', { class: 'panel log-panel', id: 'log' });
   const fairEl = h('details', { class: 'panel fair-panel small', id: 'fair', hidden: true });
+  const webhookEl = h('section', { class: 'panel webhook-panel', id: 'webhook', hidden: true });
   const sideEl = h('aside', { class: 'table-side' });
 
   /** @type {TableCtx} */
@@ -69,7 +71,7 @@ export function showTable(root, code, go, guest = '') {
   };
   const chat = chatPanel(ctx);
   const replay = replayOverlay(ctx);
-  sideEl.append(seatsEl, inviteEl, logEl, fairEl, chat.el, h('p', { class: 'cue-panel small muted', id: 'cue' }, t('cue.when_away'), ' ', cue.el));
+  sideEl.append(seatsEl, inviteEl, logEl, fairEl, webhookEl, chat.el, h('p', { class: 'cue-panel small muted', id: 'cue' }, t('cue.when_away'), ' ', cue.el));
   mount(
     root,
     h('div', { class: 'table-page' }, h('div', { class: 'table-bar' }, title, banner, undoBtn, timerEl, connEl), h('div', { class: 'table-body' }, mainEl, sideEl)),
@@ -209,6 +211,7 @@ export function showTable(root, code, go, guest = '') {
     renderMain();
     renderLog(logEl, state);
     renderFair(fairEl, state.game?.commitment);
+    renderWebhook(webhookEl, state, ctx);
     renderConn(connEl, state);
     renderUndo();
   }

@@ -815,7 +815,7 @@ export type ClientMsg = { "type": "hello", token?: string, code?: string, name: 
 /**
  * Echoed in the acknowledgement or error.
  */
-id: number, version: number, mv: unknown, } | { "type": "undo", id: number, version: number, } | { "type": "legal_moves", of?: string, } | { "type": "resync" } | { "type": "chat", text: string, } | { "type": "play_again" } | { "type": "back_to_lobby" };
+id: number, version: number, mv: unknown, } | { "type": "undo", id: number, version: number, } | { "type": "set_webhook", url?: string, lang?: string, } | { "type": "legal_moves", of?: string, } | { "type": "resync" } | { "type": "chat", text: string, } | { "type": "play_again" } | { "type": "back_to_lobby" };
 
 export type CodeInfo = { game: string, status: TableStatus, 
 /**
@@ -880,7 +880,7 @@ problem?: string, };
 
 export type ErrorCode = "bad_message" | "frame_too_large" | "rate_limited" | "hello_first" | "no_such_table" | "bad_token" | "not_host" | "seat_taken" | "not_seated" | "no_spectators" | "wrong_status" | "bad_settings" | "stale_version" | "not_your_turn" | "illegal_move" | "bad_move" | "bad_chat" | "try_again" | "bad_name" | "bad_legal_moves_of" | "no_such_seat" | "spectator" | "table_elsewhere";
 
-export type ErrorReason = "unknown_game" | "seats" | "first_seat" | "option_range" | "option_invalid" | "not_options" | "turn_seconds" | "seats_occupied" | "empty_seats" | "stand_in_misses" | "time_bank";
+export type ErrorReason = "unknown_game" | "seats" | "first_seat" | "option_range" | "option_invalid" | "not_options" | "turn_seconds" | "seats_occupied" | "empty_seats" | "stand_in_misses" | "time_bank" | "webhook";
 
 export type GameInfo = { 
 /**
@@ -1321,5 +1321,9 @@ export type You = {
 /**
  * Seat token: keep it (per table) to get the seat back after a reload.
  */
-token?: string, seat?: number, is_host: boolean, name: string, };
+token?: string, seat?: number, is_host: boolean, name: string, 
+/**
+ * The webhook this player gave (`set_webhook`), sent to him alone.
+ */
+webhook?: string, };
 

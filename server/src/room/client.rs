@@ -102,6 +102,7 @@ impl Room {
             ClientMsg::Hello { .. } => refuse(ErrorCode::HelloFirst),
             ClientMsg::Move { id, version, mv } => self.on_move(conn, id, version, mv).await,
             ClientMsg::Undo { id, version } => self.on_undo(conn, id, version).await,
+            ClientMsg::SetWebhook { url, lang } => self.on_set_webhook(conn, url, lang).await,
             ClientMsg::LegalMoves { of } => self.on_legal_moves(conn, of),
             ClientMsg::Resync => {
                 self.welcome(conn);

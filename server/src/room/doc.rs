@@ -40,6 +40,16 @@ pub struct PlayerDoc {
     /// SHA-256 of the player's token.
     pub token_hash: String,
     pub name: String,
+    /// Where to post when the table waits for him (`notify.rs`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub webhook: Option<WebhookDoc>,
+}
+
+/// A player's webhook and the language of its lines.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WebhookDoc {
+    pub url: String,
+    pub lang: String,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -82,6 +92,7 @@ pub fn new_table(
         players: vec![PlayerDoc {
             token_hash: hash,
             name,
+            webhook: None,
         }],
         seats,
     };

@@ -47,6 +47,8 @@ pub(super) struct Live {
     pub(super) recent: RecentEvents,
     /// The players' time banks, at a table that has them (`clocks.rs`).
     pub(super) clocks: Option<Clocks>,
+    /// Per seat: the decision period its webhook was last told of.
+    pub(super) notified: Vec<Option<u64>>,
 }
 
 /// The events of the latest moves that had any, as JSON text (smaller than
@@ -116,6 +118,7 @@ impl Live {
             dirty: false,
             recent: RecentEvents::default(),
             clocks: None,
+            notified: vec![None; seats],
         }
     }
 

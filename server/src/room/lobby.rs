@@ -71,6 +71,7 @@ impl TableDoc {
             doc.players.push(PlayerDoc {
                 token_hash: hash.to_owned(),
                 name: name.to_owned(),
+                webhook: None,
             });
         }
         for s in doc.seats.iter_mut() {
@@ -330,6 +331,7 @@ mod tests {
             players: vec![PlayerDoc {
                 token_hash: "h".into(),
                 name: "Host".into(),
+                webhook: None,
             }],
             seats: s,
         }
@@ -463,6 +465,7 @@ mod tests {
         doc.players.push(PlayerDoc {
             token_hash: "gone".into(),
             name: "Gone".into(),
+            webhook: None,
         });
         let mut left = doc.leave_seat(0).leave_seat(1);
         left.prune_players();

@@ -30,6 +30,7 @@ mod names;
 mod play;
 mod registry;
 mod turns;
+mod webhooks;
 
 use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
@@ -79,6 +80,18 @@ pub struct RoomCtx {
     pub idle_room: Duration,
     /// In cluster mode: this node, and the table's lease the room runs under.
     pub lease: Option<(Arc<Cluster>, Arc<Hold>)>,
+    /// Where webhook notices go (`notify.rs`).
+    pub notices: Option<Notices>,
+}
+
+/// Webhook notices as a room sends them.
+#[derive(Clone)]
+pub struct Notices {
+    pub notifier: crate::notify::Notifier,
+    /// For the links to the table.
+    pub public_url: Option<String>,
+    /// Plain `http` webhooks are accepted.
+    pub allow_http: bool,
 }
 
 /// Where a connection's messages go. The queue is bounded: a connection that
@@ -299,6 +312,8 @@ impl Room {
                 .max(RECOVERED_TIMER_FLOOR.min(full));
             timer.deadline = Instant::now() + left;
         }
+        // A reminder for whoever the table waited for when the server stopped.
+        room.notify_turns();
         room.publish();
         Ok(room)
     }
@@ -565,6 +580,12 @@ impl Room {
             seat: self.doc.seat_of(conn.player.as_deref()),
             is_host: conn.player.as_deref() == Some(self.doc.host.as_str()),
             name: conn.name.clone(),
+            webhook: conn
+                .player
+                .as_deref()
+                .and_then(|hash| self.doc.players.iter().find(|p| p.token_hash == hash))
+                .and_then(|p| p.webhook.as_ref())
+                .map(|w| w.url.clone()),
         }
     }
 

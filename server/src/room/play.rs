@@ -265,6 +265,7 @@ impl Room {
 
         self.schedule();
         self.fan_out(&applied.events, outcome.clone(), awaiting_changed);
+        self.notify_turns();
 
         self.set_away(&away).await;
         if let Some(outcome) = outcome {

@@ -4,6 +4,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { dirname, join } from 'node:path';
 import { startServer, launchBrowser, shot, serverBin } from '../harness.js';
 import { giveName, createTable, createTableThroughApi, waitPlaying, pageToPlay, errorToast, fairChecks, verifyRecordFile } from './helpers.js';
@@ -15,7 +16,7 @@ let browser;
 
 before(async () => {
   // A player gone on his turn gets a stand-in bot after 1.5 s (30 s by default).
-  server = await startServer({ LEFT_GRACE_MS: '1500' });
+  server = await startServer({ LEFT_GRACE_MS: '1500', WEBHOOK_ALLOW_HTTP: '1' });
   browser = await launchBrowser();
 });
 
@@ -572,7 +573,21 @@ test('My tables lists the tables this browser holds seats at, waiting-for-you fi
   for (const p of [ana, bruno]) await p.ctx.close();
 });
 
-test('a turn-based table: a day per move with a reserve, kept across a server restart, in French too', async () => {
+test('a turn-based table: a day per move with a reserve and a webhook, across a server restart, in French too', async () => {
+  // A webhook receiver, as a Discord or Slack channel would be.
+  /** @type {any[]} */
+  const posts = [];
+  const hook = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c) => (body += c));
+    req.on('end', () => {
+      posts.push(JSON.parse(body));
+      res.writeHead(204).end();
+    });
+  });
+  await new Promise((r) => hook.listen(0, '127.0.0.1', () => r(null)));
+  const hookUrl = `http://127.0.0.1:${/** @type {import('node:net').AddressInfo} */ (hook.address()).port}/hook`;
+
   const ana = await browser.person();
   await ana.page.goto(server.url);
   await giveName(ana.page, 'Ana');
@@ -586,31 +601,42 @@ test('a turn-based table: a day per move with a reserve, kept across a server re
   for (const seat of [0, 1]) await ana.page.waitForSelector(`.seat[data-seat="${seat}"] .badge.bank[data-bank-ms="172800000"]`);
   assert.match((await ana.page.textContent('.seat[data-seat="0"] .badge.bank')) ?? '', /reserve 2 d 0 h/);
   await ana.page.waitForFunction(() => /◷ (3 d 0 h|2 d 23 h)/.test(document.querySelector('#timer')?.textContent ?? ''));
-  while (!(await ana.page.locator('#game-result h2').count())) {
-    if (await ana.page.locator('#turn-banner.mine').count()) break;
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  // Her webhook, in French: only https is taken, unless the server allows http (this one does).
+  await ana.page.click('#lang-switch');
+  await ana.page.fill('#webhook-url', 'ftp://example.com/x');
+  await ana.page.click('#webhook-save');
+  assert.match(await errorToast(ana.page, /webhook/), /Un webhook est une adresse https/);
+  await ana.page.fill('#webhook-url', hookUrl);
+  await ana.page.click('#webhook-save');
+  await ana.page.waitForSelector('#webhook-state');
+  await ana.page.waitForSelector('#turn-banner.mine');
   await playLowest(ana.page);
   await ana.page.waitForSelector('#turn-banner.mine');
   const version = await ana.page.evaluate(() => /** @type {any} */ (window).citytable.version());
+  assert.equal(posts.length, 0, 'her page is open: no post');
 
-  // The server restarts: the game, its clock and the reserves are as they were.
+  // The server restarts while the table waits for her: the game, its clock
+  // and the reserves are as they were, and her webhook is reminded.
   await server.restart();
   await ana.page.waitForFunction((v) => document.body.dataset.conn === 'open' && /** @type {any} */ (window).citytable.version() === v, version, { timeout: 20_000 });
-  await ana.page.reload();
-  await waitPlaying(ana.page);
   for (const seat of [0, 1]) await ana.page.waitForSelector(`.seat[data-seat="${seat}"] .badge.bank[data-bank-ms="172800000"]`);
-  await ana.page.waitForFunction(() => /◷ (3 d 0 h|2 d 23 h)/.test(document.querySelector('#timer')?.textContent ?? ''));
-  await ana.page.click('#lang-switch');
-  await ana.page.waitForFunction(() => /réserve 2 j 0 h/.test(document.querySelector('.seat[data-seat="0"] .badge.bank')?.textContent ?? ''));
+  await ana.page.waitForFunction(() => /◷ (3 j 0 h|2 j 23 h)/.test(document.querySelector('#timer')?.textContent ?? ''));
+  assert.match((await ana.page.textContent('.seat[data-seat="0"] .badge.bank')) ?? '', /réserve 2 j 0 h/);
+  const deadline = Date.now() + 10_000;
+  while (posts.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+  assert.equal(posts.length, 1, 'one reminder');
+  const code = links.invite.split('/t/')[1];
+  assert.match(posts[0].content, new RegExp(`^À vous de jouer à la table de Tic-tac-toe \\(encore (3 j 0 h|2 j 23 h)\\) : /t/${code}$`));
+  assert.equal(posts[0].citytable[0].event, 'your_turn');
   // My tables says it waits for her, with the time she has.
   await ana.page.click('.home-link');
   await ana.page.click('#my-tables-link');
-  const row = ana.page.locator(`#my-tables-list .my-table[data-code="${links.invite.split('/t/')[1]}"]`);
+  const row = ana.page.locator(`#my-tables-list .my-table[data-code="${code}"]`);
   await row.waitFor();
   assert.match((await row.textContent()) ?? '', /À vous de jouer · encore (3 j 0 h|2 j 23 h)/);
   assert.deepEqual(ana.errors, []);
   await ana.ctx.close();
+  hook.close();
 });
 
 test('a wrong link says so', async () => {
