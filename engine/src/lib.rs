@@ -330,16 +330,22 @@ pub trait Game: Clone + Debug + Send + Sync + 'static {
     /// Bots see only what `seat` may see; `rng` is the bot's own randomness.
     fn bot_move(&self, seat: Seat, level: BotLevel, rng: &mut GameRng) -> Option<Self::Move>;
 
-    /// Whether [`Game::may_take_back`] can ever say yes (replays then keep the
-    /// state before each move).
-    const TAKES_BACK: bool = false;
+    /// Whether `mv`, about to be made by `seat`, is of a kind that may be
+    /// taken back once made (a cheap look at the move alone: only then is the
+    /// state before it kept; [`Game::may_take_back`] decides once it is made).
+    /// By default no move may be taken back.
+    fn might_take_back(&self, seat: Seat, mv: &Self::Move) -> bool {
+        let _ = (seat, mv);
+        false
+    }
 
-    /// Whether `seat` may take back `mv`, just applied: `self` is the state
-    /// after it, `before` the state before. Only a move that revealed nothing
-    /// hidden and drew nothing random may be (what the player saw by making it
-    /// is what he knew already). The chance lasts until the next entry that
-    /// is not one of his moves that may be taken back: another seat's move, a
-    /// draw, a reveal, a timeout. By default no move may be taken back.
+    /// Whether `seat` may take back `mv`, just applied, a move
+    /// [`Game::might_take_back`] allowed: `self` is the state after it,
+    /// `before` the state before. Only a move that revealed nothing hidden and
+    /// drew nothing random may be (what the player saw by making it is what he
+    /// knew already). The chance lasts until the next entry that is not one of
+    /// his moves that may be taken back: another seat's move, a draw, a
+    /// reveal, a timeout.
     fn may_take_back(&self, before: &Self, seat: Seat, mv: &Self::Move) -> bool {
         let _ = (before, seat, mv);
         false
@@ -409,12 +415,17 @@ impl<G: Game> Played<G> {
 
     /// Applies `entry` in place; on error nothing changes.
     pub fn apply(&mut self, entry: &Entry<G::Move>) -> Result<Vec<G::Event>, Illegal<G::Rule>> {
-        if G::TAKES_BACK || matches!(entry, Entry::Undo { .. }) {
+        let keep = match entry {
+            Entry::Undo { .. } => true,
+            Entry::Move { seat, mv } => self.game.might_take_back(*seat, mv),
+            Entry::Timeout { .. } => false,
+        };
+        if keep {
             let (next, events) = self.next(entry)?;
             *self = next;
             return Ok(events);
         }
-        // No move of this game may be taken back: no copy is needed.
+        // A move that may not be taken back: no copy of the state before it.
         let events = apply_entry(&mut self.game, entry)?;
         self.take_backs = None;
         Ok(events)
@@ -424,7 +435,7 @@ impl<G: Game> Played<G> {
         let Entry::Move { seat, mv } = entry else {
             return None;
         };
-        if !after.may_take_back(&self.game, *seat, mv) {
+        if !self.game.might_take_back(*seat, mv) || !after.may_take_back(&self.game, *seat, mv) {
             return None;
         }
         let mut states = match &self.take_backs {
@@ -757,7 +768,6 @@ mod tests {
         const ID: &'static str = "tally";
         const NAME: &'static str = "Tally";
         const SEATS: std::ops::RangeInclusive<u8> = 2..=2;
-        const TAKES_BACK: bool = true;
         type Options = ();
         type Move = u8;
         type View = [u32; 2];
@@ -830,8 +840,12 @@ mod tests {
             self.legal_moves(seat).first().copied()
         }
 
-        fn may_take_back(&self, before: &Self, _: Seat, mv: &u8) -> bool {
-            matches!(mv, 1..=3) && self.turns == before.turns
+        fn might_take_back(&self, _: Seat, mv: &u8) -> bool {
+            matches!(mv, 1..=3)
+        }
+
+        fn may_take_back(&self, before: &Self, _: Seat, _: &u8) -> bool {
+            self.turns == before.turns
         }
     }
 

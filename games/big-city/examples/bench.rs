@@ -49,6 +49,8 @@ fn main() {
         );
     }
 
+    replays(games.min(300));
+
     // A mid-game state: 4 seats, greedy play until city hall stands, a streetcar
     // runs and the seat to move chooses an action.
     let mut mid: Option<BigCity> = None;
@@ -108,6 +110,53 @@ fn main() {
     println!(
         "legal-move listing, mid-game 4-player action state ({n} moves): {:.1} µs per listing",
         per * 1e6
+    );
+}
+
+/// Rebuilding games from their logs, as a server does at a restart: through
+/// `engine::replay` (which keeps the state before each move a player may take
+/// back, so an undo in the log replays exactly) and, for comparison, applying
+/// the same entries in place, keeping nothing.
+fn replays(games: u64) {
+    let levels = [BotLevel::Random; 5];
+    let logs: Vec<_> = (0..games)
+        .map(|seed| {
+            let setup = Setup {
+                seats: 2,
+                seed,
+                options: Options::default(),
+                first_seat: None,
+            };
+            let (_, log) = engine::play_out::<BigCity>(&setup, &levels, seed, 1_000_000)
+                .expect("random play-out is legal");
+            (setup, log)
+        })
+        .collect();
+    let entries: usize = logs.iter().map(|(_, log)| log.len()).sum();
+    let time = |f: &dyn Fn()| {
+        let cpu0 = cpu_seconds().unwrap_or(0.0);
+        let start = Instant::now();
+        f();
+        cpu_seconds().map_or(start.elapsed().as_secs_f64(), |c| c - cpu0)
+    };
+    let kept = time(&|| {
+        for (setup, log) in &logs {
+            engine::replay::<BigCity>(setup, log).expect("replays");
+        }
+    });
+    let in_place = time(&|| {
+        for (setup, log) in &logs {
+            let mut g = BigCity::new(setup).expect("setup");
+            for entry in log {
+                engine::apply_entry(&mut g, entry).expect("replays");
+            }
+        }
+    });
+    println!(
+        "replaying {games} logs ({entries} entries): {:.2} M entries/s keeping what may be taken back, {:.2} M entries/s in place ({:.2}x the time)",
+        entries as f64 / kept / 1e6,
+        entries as f64 / in_place / 1e6,
+        kept / in_place
     );
 }
 

@@ -87,13 +87,10 @@ impl Game for BigCity {
         BigCity::bot_move(self, seat, level, rng)
     }
 
-    const TAKES_BACK: bool = true;
-
     /// The moves of a turn before its draws: a discard, a build, a neighborhood
     /// placed, a streetcar segment, skipping the second one. A draw, an
-    /// exchange, a trade or a move that ends the turn (its period) may not be
-    /// taken back.
-    fn may_take_back(&self, before: &Self, _seat: Seat, mv: &Move) -> bool {
+    /// exchange or a trade may not be taken back.
+    fn might_take_back(&self, _seat: Seat, mv: &Move) -> bool {
         matches!(
             mv,
             Move::DiscardUseless { .. }
@@ -101,7 +98,11 @@ impl Game for BigCity {
                 | Move::PlaceNeighborhood { .. }
                 | Move::Streetcar { .. }
                 | Move::Done {}
-        ) && self.period == before.period
-            && self.outcome().is_none()
+        )
+    }
+
+    /// Nor one that ended the turn (its period) or the game.
+    fn may_take_back(&self, before: &Self, _seat: Seat, _mv: &Move) -> bool {
+        self.period == before.period && self.outcome().is_none()
     }
 }

@@ -97,7 +97,10 @@ impl Game for MyCity {
         }
     }
 
-    const TAKES_BACK: bool = true;
+    /// Any decision.
+    fn might_take_back(&self, _seat: Seat, _mv: &Move) -> bool {
+        true
+    }
 
     /// A decision, until the round's decisions are revealed (the last one to
     /// decide reveals them all, so his may not be taken back).

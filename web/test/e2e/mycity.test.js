@@ -9,7 +9,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer, launchBrowser, shot } from '../harness.js';
-import { giveName, createTable, waitPlaying, recordFrames, fairChecks, errorToast } from './helpers.js';
+import { giveName, createTable, createTableThroughApi, waitPlaying, recordFrames, fairChecks, errorToast } from './helpers.js';
 
 /** @typedef {import('playwright-core').Page} Page */
 
@@ -25,7 +25,8 @@ let server;
 let browser;
 
 before(async () => {
-  server = await startServer();
+  // A player gone on his decision gets the table's stand-in after 1.5 s (30 s by default).
+  server = await startServer({ LEFT_GRACE_MS: '1500' });
   browser = await launchBrowser();
 });
 
@@ -401,4 +402,59 @@ test('a decision taken back before the reveal, in French; an undo the reveal cro
 
   for (const p of [ana, bruno]) assert.deepEqual(p.errors, [], 'no script errors');
   for (const p of [ana, bruno]) await p.ctx.close();
+});
+
+test('a bot stands in for a player who leaves, round after round, until he opens the table again, in French', { timeout: 120_000 }, async () => {
+  const ana = await browser.person();
+  const bruno = await browser.person();
+  await ana.page.goto(server.url);
+  await giveName(ana.page, 'Ana');
+  const invite = await createTableThroughApi(ana.page, 'Ana', 'my-city', {
+    seats: 2,
+    options: {},
+    spectators_allowed: true,
+    public: false,
+    stand_in: { level: 'greedy', after_misses: 2 },
+  });
+  await bruno.page.goto(server.url);
+  await bruno.page.click('#lang-switch');
+  await bruno.page.goto(server.url + invite);
+  await giveName(bruno.page, 'Bruno');
+  await bruno.page.click('[data-action="take-seat"]');
+  await bruno.page.waitForSelector('.seat.me[data-seat="1"]');
+  await ana.page.click('#start-button');
+  for (const p of [ana.page, bruno.page]) {
+    await waitPlaying(p);
+    await p.waitForSelector('.mc #mc-card');
+  }
+
+  // Bruno closes his page: the bot decides for him, round after round, and
+  // his seat says so; the game goes on for Ana.
+  await bruno.page.close();
+  for (const round of [1, 2]) {
+    await placeBuilding(ana.page);
+    await waitRound(ana.page, round + 1);
+  }
+  await ana.page.waitForSelector('.seat[data-seat="1"] .badge.stand-in');
+  assert.match((await ana.page.textContent('.seat[data-seat="1"] .badge.stand-in')) ?? '', /a bot plays for now/);
+  const brunoCity = () => ana.page.locator('.mc-other[data-seat="1"] .building').count();
+  const builtForHim = await brunoCity();
+
+  // He opens the table again: his seat is his, and the round waits for him.
+  const again = await bruno.ctx.newPage();
+  await again.goto(server.url + invite);
+  await waitPlaying(again);
+  await ana.page.waitForSelector('.seat[data-seat="1"]:not(:has(.badge.stand-in))');
+  assert.equal(await again.locator('.seat.me .badge.stand-in').count(), 0);
+  assert.match((await again.textContent('#cue')) ?? '', /Quand c’est à vous/);
+  const round = await roundOf(again);
+  await placeBuilding(ana.page);
+  await again.waitForTimeout(2500);
+  assert.equal(await roundOf(again), round, 'no bot decides for him now');
+  await placeBuilding(again);
+  await waitRound(ana.page, round + 1);
+  assert.ok((await brunoCity()) >= builtForHim);
+  assert.deepEqual(ana.errors, [], 'no script errors');
+  await ana.ctx.close();
+  await bruno.ctx.close();
 });
