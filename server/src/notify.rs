@@ -169,6 +169,18 @@ pub fn your_turn_line(lang: &str, game: &str, link: &str, left_ms: Option<u64>) 
     }
 }
 
+/// "Your time runs low" (the turn's own time is over; the reserve runs).
+pub fn time_low_line(lang: &str, game: &str, link: &str, left_ms: u64) -> String {
+    let left = duration(lang, left_ms);
+    if lang == "fr" {
+        format!(
+            "Votre temps s’épuise à la table de {game} : encore {left}, sur votre réserve : {link}"
+        )
+    } else {
+        format!("Your time runs low at the {game} table: {left} left, from your reserve: {link}")
+    }
+}
+
 /// A time left, as the page writes it.
 fn duration(lang: &str, ms: u64) -> String {
     let secs = ms.div_ceil(1000);

@@ -199,3 +199,55 @@ async fn a_player_away_from_a_turn_based_table_hears_of_his_turn() {
     tokio::time::sleep(INTERVAL + Duration::from_millis(500)).await;
     assert_eq!(got.posts.lock().unwrap().len(), 3);
 }
+
+/// Five seconds a move and a minute's reserve: once the turn's own time is
+/// over, the player's webhook hears that his time runs low, once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_player_hears_when_his_reserve_starts_to_run() {
+    let db = TestDb::sqlite();
+    let (addr, got) = receiver().await;
+    let srv = TestServer::start_config(
+        &db,
+        server::Config {
+            webhook_allow_http: true,
+            webhook_interval: Duration::from_millis(500),
+            ..test_config()
+        },
+    )
+    .await;
+    let (invite, _, ana_token) = srv
+        .create_table_with(json!({
+            "game": "tic-tac-toe",
+            "name": "Ana",
+            "settings": {"seats": 2, "options": {}, "turn_seconds": 5, "time_bank_seconds": 60,
+                         "spectators_allowed": true, "public": false}
+        }))
+        .await;
+    let mut ana = srv.join(&invite, "Ana", Some(&ana_token)).await;
+    let mut bo = srv.join(&invite, "Bo", None).await;
+    bo.take_seat(1).await;
+    bo.send(&json!({"type": "set_webhook", "url": format!("http://{addr}/hook")}))
+        .await;
+    bo.recv_type("welcome").await;
+    drop(bo);
+    ana.send(&json!({"type": "start"})).await;
+    let first = ana.recv_type("snapshot").await["game"]["awaiting"]["seats"][0].clone();
+    if first == 0 {
+        play(&mut ana, 1).await;
+    }
+    let posts = posts(&got, 2).await;
+    let [(turn_at, turn), (low_at, low)] = <[_; 2]>::try_from(posts).unwrap();
+    assert_eq!(turn["citytable"][0]["event"], "your_turn");
+    assert_eq!(low["citytable"][0]["event"], "time_low");
+    let line = low["content"].as_str().unwrap();
+    assert!(
+        line.starts_with("Your time runs low at the Tic-tac-toe table: 1:0"),
+        "{line}"
+    );
+    assert!(
+        low_at.duration_since(turn_at) >= Duration::from_millis(4_500),
+        "after the turn's 5 s"
+    );
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    assert_eq!(got.posts.lock().unwrap().len(), 2, "once");
+}

@@ -52,14 +52,18 @@ impl Clocks {
     /// The time the current period gives: the turn's and the largest reserve
     /// among the seats it awaits (a round decided at once ends for all together).
     pub fn period_ms(&self) -> u64 {
-        let bank = self
-            .awaited
+        self.turn_ms + self.largest_bank_ms()
+    }
+
+    /// The largest reserve among the seats the current period awaits: the
+    /// part of the period after the turn's own time.
+    pub fn largest_bank_ms(&self) -> u64 {
+        self.awaited
             .iter()
             .filter_map(|&s| self.banks_ms.get(usize::from(s)))
             .max()
             .copied()
-            .unwrap_or(0);
-        self.turn_ms + bank
+            .unwrap_or(0)
     }
 
     /// When the current period began.

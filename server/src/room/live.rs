@@ -49,6 +49,8 @@ pub(super) struct Live {
     pub(super) clocks: Option<Clocks>,
     /// Per seat: the decision period its webhook was last told of.
     pub(super) notified: Vec<Option<u64>>,
+    /// The decision period whose "time runs low" moment has passed.
+    pub(super) low_told: Option<u64>,
 }
 
 /// The events of the latest moves that had any, as JSON text (smaller than
@@ -119,6 +121,7 @@ impl Live {
             recent: RecentEvents::default(),
             clocks: None,
             notified: vec![None; seats],
+            low_told: None,
         }
     }
 

@@ -341,6 +341,7 @@ impl Room {
                 .as_ref()
                 .and_then(|l| l.timer.as_ref().map(|t| t.deadline));
             let bot_at = self.live.as_ref().and_then(|l| l.bot_due);
+            let low_at = self.low_time_at();
             let hold = self.ctx.lease.as_ref().map(|(_, h)| Arc::clone(h));
             tokio::select! {
                 biased;
@@ -358,6 +359,7 @@ impl Room {
                 },
                 _ = sleep_until(bot_at), if bot_at.is_some() => self.on_bot().await,
                 _ = sleep_until(timer_at), if timer_at.is_some() => self.on_timer().await,
+                _ = sleep_until(low_at), if low_at.is_some() => self.on_low_time(),
                 _ = sleep_until(idle_at), if idle_at.is_some() => {
                     if let Some((cluster, hold)) = &self.ctx.lease {
                         // Released before the codes are forgotten: a lookup on this

@@ -1,6 +1,7 @@
 //! A player's webhook (`notify.rs`): he sets it at a turn-based table, and the
 //! room posts to it when the table waits for him while no page of his is open
-//! there, once per decision period (and again after a restart, as a reminder).
+//! there, once per decision period (and again after a restart, as a reminder),
+//! and when the turn's own time is over and his reserve runs.
 
 use serde_json::json;
 use tokio::time::Instant;
@@ -9,7 +10,7 @@ use protocol::{ErrorArgs, ErrorCode, ErrorReason};
 
 use super::doc::WebhookDoc;
 use super::{Refusal, Room, SeatDoc};
-use crate::notify::{MAX_WEBHOOK_CHARS, Notice, webhook_allowed, your_turn_line};
+use crate::notify::{MAX_WEBHOOK_CHARS, Notice, time_low_line, webhook_allowed, your_turn_line};
 
 impl Room {
     pub(super) async fn on_set_webhook(
@@ -60,14 +61,69 @@ impl Room {
     /// Posts to the webhooks of the players the table waits for who have no
     /// page open here, once for each decision period.
     pub(super) fn notify_turns(&mut self) {
-        let Some(notices) = self.ctx.notices.clone() else {
-            return;
-        };
         let Some(live) = self.live.as_ref() else {
             return;
         };
-        if self.doc.settings.time_bank_seconds.is_none() || live.state.outcome().is_some() {
+        let period = live.state.awaiting().period;
+        let told = self.notify_waiting(
+            |live, i| live.notified.get(i) == Some(&Some(period)),
+            your_turn_line,
+            "your_turn",
+        );
+        if let Some(live) = self.live.as_mut() {
+            for i in told {
+                if let Some(slot) = live.notified.get_mut(i) {
+                    *slot = Some(period);
+                }
+            }
+        }
+    }
+
+    /// When the current period's turn time is over and the reserves run: the
+    /// moment to tell the awaited players' webhooks their time runs low
+    /// (none once told, or at a table without reserves or webhooks).
+    pub(super) fn low_time_at(&self) -> Option<Instant> {
+        self.ctx.notices.as_ref()?;
+        let live = self.live.as_ref()?;
+        let period = live.state.awaiting().period;
+        if live.low_told == Some(period) || live.state.outcome().is_some() {
+            return None;
+        }
+        let bank = live.clocks.as_ref()?.largest_bank_ms();
+        let timer = live.timer.as_ref().filter(|t| t.period == period)?;
+        (bank > 0).then(|| timer.deadline - std::time::Duration::from_millis(bank))
+    }
+
+    pub(super) fn on_low_time(&mut self) {
+        let Some(live) = self.live.as_mut() else {
             return;
+        };
+        let period = live.state.awaiting().period;
+        live.low_told = Some(period);
+        self.notify_waiting(
+            |_, _| false,
+            |lang, game, link, left| time_low_line(lang, game, link, left.unwrap_or(0)),
+            "time_low",
+        );
+    }
+
+    /// Hands a notice to the webhook of each seat the table waits for whose
+    /// player has no page open here, unless `skip` says so; the seats told.
+    fn notify_waiting(
+        &self,
+        skip: impl Fn(&super::live::Live, usize) -> bool,
+        line: impl Fn(&str, &str, &str, Option<u64>) -> String,
+        event: &str,
+    ) -> Vec<usize> {
+        let mut told = Vec::new();
+        let Some(notices) = self.ctx.notices.as_ref() else {
+            return told;
+        };
+        let Some(live) = self.live.as_ref() else {
+            return told;
+        };
+        if self.doc.settings.time_bank_seconds.is_none() || live.state.outcome().is_some() {
+            return told;
         }
         let awaiting = live.state.awaiting();
         let left_ms = live.timer.as_ref().map(|t| {
@@ -82,10 +138,9 @@ impl Room {
             Some(base) => format!("{base}/t/{}", self.invite_code),
             None => format!("/t/{}", self.invite_code),
         };
-        let mut told = Vec::new();
         for &seat in &awaiting.seats {
             let i = usize::from(seat);
-            if live.notified.get(i) == Some(&Some(awaiting.period)) {
+            if skip(live, i) {
                 continue;
             }
             let Some(SeatDoc::Human { token_hash, .. }) = self.doc.seats.get(i) else {
@@ -110,9 +165,9 @@ impl Room {
             let notice = Notice {
                 table: self.id,
                 url: webhook.url.clone(),
-                line: your_turn_line(&webhook.lang, self.kind.name(), &link, left_ms),
+                line: line(&webhook.lang, self.kind.name(), &link, left_ms),
                 event: json!({
-                    "event": "your_turn",
+                    "event": event,
                     "game": self.kind.id(),
                     "table": self.invite_code,
                     "seat": seat,
@@ -124,12 +179,6 @@ impl Room {
                 told.push(i);
             }
         }
-        if let Some(live) = self.live.as_mut() {
-            for i in told {
-                if let Some(slot) = live.notified.get_mut(i) {
-                    *slot = Some(awaiting.period);
-                }
-            }
-        }
+        told
     }
 }

@@ -115,6 +115,7 @@ function settingsEditor(state, ctx, tbl) {
       h(
         'select',
         {
+          id: 'settings-timer',
           onchange: (/** @type {Event} */ e) => {
             const v = Number(/** @type {HTMLSelectElement} */ (e.target).value);
             edit((d) => setSpeed(d, v));

@@ -16,7 +16,8 @@ let server;
 let browser;
 
 before(async () => {
-  server = await startServer();
+  // A player gone on his decision gets the table's stand-in after 1.5 s (30 s by default).
+  server = await startServer({ LEFT_GRACE_MS: '1500' });
   browser = await launchBrowser();
 });
 
@@ -257,4 +258,63 @@ test('two players and a spectator play Big City', async () => {
 
   for (const p of [ana, bruno, cleo]) assert.deepEqual(p.errors, [], 'no script errors');
   for (const p of [ana, bruno, cleo]) await p.ctx.close();
+});
+
+test('a turn-based Big City table in French: a bot stands in for a player who leaves, the reserves survive a restart, My tables', { timeout: 120_000 }, async () => {
+  const ana = await browser.person();
+  const bruno = await browser.person();
+  await ana.page.goto(server.url);
+  await ana.page.click('#lang-switch');
+  await giveName(ana.page, 'Ana');
+  const links = await createTable(ana.page, { game: 'big-city', seats: 2 });
+  // A day per move with a two-day reserve, and a stand-in, from the lobby.
+  await ana.page.click('#settings summary');
+  await ana.page.selectOption('#settings-timer', '86400');
+  await ana.page.selectOption('#settings-stand-in', '2');
+  await ana.page.click('#apply-settings');
+  await ana.page.waitForSelector('#timer-summary:has-text("1 j par coup")');
+  assert.match((await ana.page.textContent('#timer-summary')) ?? '', /une réserve de 2 j 0 h chacun/);
+  await bruno.page.goto(links.invite);
+  await giveName(bruno.page, 'Bruno');
+  await bruno.page.click('[data-action="take-seat"]');
+  await bruno.page.waitForSelector('.seat.me[data-seat="1"]');
+  await ana.page.click('#start-button');
+  for (const p of [ana.page, bruno.page]) await waitPlaying(p);
+  for (const p of [ana.page, bruno.page]) await p.waitForSelector('.seat[data-seat="1"] .badge.bank[data-bank-ms="172800000"]');
+
+  // Bruno leaves the table on his first placement: the stand-in places his
+  // neighborhoods of the starting city, and his seat says so.
+  if ((await pageToPlay([ana.page, bruno.page])) === ana.page) await placeNeighborhood(ana.page);
+  await bruno.page.waitForSelector('.bc[data-mine="yes"]');
+  await bruno.page.close();
+  await ana.page.waitForSelector('.seat[data-seat="1"] .badge.stand-in', { timeout: 10_000 });
+  assert.match((await ana.page.textContent('.seat[data-seat="1"] .badge.stand-in')) ?? '', /un robot joue pour l’instant/);
+  while (!(await ana.page.locator('.bc[data-phase="action"]').count())) {
+    if (await ana.page.locator('.bc[data-mine="yes"] svg.city .tile-spot').count()) await placeNeighborhood(ana.page);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  assert.equal(await ana.page.locator('svg.city .asphalt').count(), 5, 'the starting city: neighborhoods 1 to 5');
+  const version = await ana.page.evaluate(() => /** @type {any} */ (window).citytable.version());
+
+  // The server restarts: the game and the reserves are as they were.
+  await server.restart();
+  await ana.page.waitForFunction((v) => document.body.dataset.conn === 'open' && /** @type {any} */ (window).citytable.version() === v, version, { timeout: 20_000 });
+  for (const seat of [0, 1]) await ana.page.waitForSelector(`.seat[data-seat="${seat}"] .badge.bank`);
+  assert.match((await ana.page.textContent('.seat[data-seat="0"] .badge.bank')) ?? '', /réserve (2 j 0 h|1 j 23 h)/);
+
+  // Bruno opens the table again: his seat is his.
+  const again = await bruno.ctx.newPage();
+  await again.goto(links.invite);
+  await waitPlaying(again);
+  await again.waitForSelector('#my-hand [data-face]');
+  await ana.page.waitForSelector('.seat[data-seat="1"]:not(:has(.badge.stand-in))');
+  // My tables lists it for Ana, in French.
+  await ana.page.click('.home-link');
+  await ana.page.click('#my-tables-link');
+  const row = ana.page.locator(`#my-tables-list .my-table[data-code="${links.invite.split('/t/')[1]}"]`);
+  await row.waitFor();
+  assert.match((await row.textContent()) ?? '', /Big City avec Bruno.*(À vous de jouer|En attente des autres) · encore \d j \d+ h/);
+  assert.deepEqual([ana.errors, bruno.errors], [[], []], 'no script errors');
+  await ana.ctx.close();
+  await bruno.ctx.close();
 });
