@@ -6,7 +6,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer, launchBrowser, shot } from '../harness.js';
-import { giveName, createTable, waitPlaying, pageToPlay, fairChecks } from './helpers.js';
+import { giveName, createTable, waitPlaying, pageToPlay, fairChecks, takeSeatFromInvite } from './helpers.js';
 
 /** @typedef {import('playwright-core').Page} Page */
 
@@ -76,10 +76,7 @@ test('two players and a spectator play Big City', async () => {
   assert.ok(await ana.page.locator('[data-option="single_streetcar_line"]').count(), 'variants are offered');
   const links = await createTable(ana.page, { game: 'big-city', seats: 2 });
 
-  await bruno.page.goto(links.invite);
-  await giveName(bruno.page, 'Bruno');
-  await bruno.page.click('[data-action="take-seat"]');
-  await bruno.page.waitForSelector('.seat.me[data-seat="1"]');
+  await takeSeatFromInvite(bruno.page, links.invite, 'Bruno');
   await cleo.page.goto(/** @type {string} */ (links.spectate));
   await ana.page.waitForSelector('#spectator-count');
 
@@ -274,10 +271,7 @@ test('a turn-based Big City table in French: a bot stands in for a player who le
   await ana.page.click('#apply-settings');
   await ana.page.waitForSelector('#timer-summary:has-text("1 j par coup")');
   assert.match((await ana.page.textContent('#timer-summary')) ?? '', /une réserve de 2 j 0 h chacun/);
-  await bruno.page.goto(links.invite);
-  await giveName(bruno.page, 'Bruno');
-  await bruno.page.click('[data-action="take-seat"]');
-  await bruno.page.waitForSelector('.seat.me[data-seat="1"]');
+  await takeSeatFromInvite(bruno.page, links.invite, 'Bruno');
   await ana.page.click('#start-button');
   for (const p of [ana.page, bruno.page]) await waitPlaying(p);
   for (const p of [ana.page, bruno.page]) await p.waitForSelector('.seat[data-seat="1"] .badge.bank[data-bank-ms="172800000"]');

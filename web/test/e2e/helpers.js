@@ -66,6 +66,20 @@ export async function createTableThroughApi(page, name, game, settings) {
 }
 
 /**
+ * Opens an invite link, gives a name and takes seat `seat`.
+ * @param {Page} page
+ * @param {string} invite the invite URL
+ * @param {string} name
+ * @param {number} [seat]
+ */
+export async function takeSeatFromInvite(page, invite, name, seat = 1) {
+  await page.goto(invite);
+  await giveName(page, name);
+  await page.click('[data-action="take-seat"]');
+  await page.waitForSelector(`.seat.me[data-seat="${seat}"]`);
+}
+
+/**
  * Waits until `page` shows the game in progress.
  * @param {Page} page
  */

@@ -9,7 +9,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer, launchBrowser, shot } from '../harness.js';
-import { giveName, createTable, createTableThroughApi, waitPlaying, recordFrames, fairChecks, errorToast } from './helpers.js';
+import { giveName, createTable, createTableThroughApi, waitPlaying, recordFrames, fairChecks, errorToast, takeSeatFromInvite } from './helpers.js';
 
 /** @typedef {import('playwright-core').Page} Page */
 
@@ -183,10 +183,7 @@ test('a 3-seat My City table: hidden decisions, timer, reconnection, final scori
   await ana.page.waitForSelector('#lobby');
   await ana.page.waitForSelector('#invite-url');
   const links = { invite: await ana.page.inputValue('#invite-url'), spectate: await ana.page.inputValue('#spectate-url') };
-  await bruno.page.goto(links.invite);
-  await giveName(bruno.page, 'Bruno');
-  await bruno.page.click('[data-action="take-seat"]');
-  await bruno.page.waitForSelector('.seat.me[data-seat="1"]');
+  await takeSeatFromInvite(bruno.page, links.invite, 'Bruno');
   await ana.page.locator('.seat[data-seat="2"] [data-action="add-bot"]').click();
   await ana.page.waitForSelector('.seat[data-seat="2"]:not(.empty)');
   await cleo.page.goto(/** @type {string} */ (links.spectate));
@@ -360,10 +357,7 @@ test('a decision taken back before the reveal, in French; an undo the reveal cro
   await ana.page.click('#lang-switch');
   await giveName(ana.page, 'Ana');
   const links = await createTable(ana.page, { game: 'my-city', seats: 2 });
-  await bruno.page.goto(links.invite);
-  await giveName(bruno.page, 'Bruno');
-  await bruno.page.click('[data-action="take-seat"]');
-  await bruno.page.waitForSelector('.seat.me[data-seat="1"]');
+  await takeSeatFromInvite(bruno.page, links.invite, 'Bruno');
   await ana.page.click('#start-button');
   for (const p of [ana.page, bruno.page]) {
     await waitPlaying(p);
@@ -418,10 +412,7 @@ test('a bot stands in for a player who leaves, round after round, until he opens
   });
   await bruno.page.goto(server.url);
   await bruno.page.click('#lang-switch');
-  await bruno.page.goto(server.url + invite);
-  await giveName(bruno.page, 'Bruno');
-  await bruno.page.click('[data-action="take-seat"]');
-  await bruno.page.waitForSelector('.seat.me[data-seat="1"]');
+  await takeSeatFromInvite(bruno.page, server.url + invite, 'Bruno');
   await ana.page.click('#start-button');
   for (const p of [ana.page, bruno.page]) {
     await waitPlaying(p);
@@ -447,6 +438,15 @@ test('a bot stands in for a player who leaves, round after round, until he opens
   await ana.page.waitForSelector('.seat[data-seat="1"]:not(:has(.badge.stand-in))');
   assert.equal(await again.locator('.seat.me .badge.stand-in').count(), 0);
   assert.match((await again.textContent('#cue')) ?? '', /Quand c’est à vous/);
+  // The bot may have decided this round for him before he came back: then it
+  // goes by, and the next one waits for him.
+  await again.waitForSelector('.mc[data-round]');
+  if ((await again.getAttribute('.mc', 'data-mine')) !== 'yes') {
+    const r = await roundOf(ana.page);
+    await placeBuilding(ana.page);
+    await waitRound(ana.page, r + 1);
+  }
+  await again.waitForSelector('.mc[data-mine="yes"]');
   const round = await roundOf(again);
   await placeBuilding(ana.page);
   await again.waitForTimeout(2500);

@@ -7,7 +7,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { dirname, join } from 'node:path';
 import { startServer, launchBrowser, shot, serverBin } from '../harness.js';
-import { giveName, createTable, createTableThroughApi, waitPlaying, pageToPlay, errorToast, fairChecks, verifyRecordFile } from './helpers.js';
+import { giveName, createTable, createTableThroughApi, waitPlaying, pageToPlay, errorToast, fairChecks, verifyRecordFile, takeSeatFromInvite } from './helpers.js';
 
 /** @type {Awaited<ReturnType<typeof startServer>>} */
 let server;
@@ -275,10 +275,7 @@ test('a bot stands in for a player who leaves on his turn, until he comes back',
   await ana.page.selectOption('#settings-stand-in', '2');
   await ana.page.selectOption('#settings-stand-in-level', 'random');
   await ana.page.click('#apply-settings');
-  await bruno.page.goto(links.invite);
-  await giveName(bruno.page, 'Bruno');
-  await bruno.page.click('[data-action="take-seat"]');
-  await bruno.page.waitForSelector('.seat.me[data-seat="1"]');
+  await takeSeatFromInvite(bruno.page, links.invite, 'Bruno');
   assert.match((await bruno.page.textContent('#stand-in-summary')) ?? '', /Bot stand-in \(easy\): after 2 missed turns in a row, or once gone/);
   await ana.page.click('#start-button');
   for (const p of [ana.page, bruno.page]) await waitPlaying(p);
@@ -340,10 +337,7 @@ test('a player who misses his turn gets a stand-in until he says he is back', as
     public: false,
     stand_in: { level: 'greedy', after_misses: 1 },
   });
-  await bruno.page.goto(server.url + invite);
-  await giveName(bruno.page, 'Bruno');
-  await bruno.page.click('[data-action="take-seat"]');
-  await bruno.page.waitForSelector('.seat.me[data-seat="1"]');
+  await takeSeatFromInvite(bruno.page, server.url + invite, 'Bruno');
   await ana.page.click('#start-button');
   for (const p of [ana.page, bruno.page]) await waitPlaying(p);
 
@@ -528,10 +522,7 @@ test('My tables lists the tables this browser holds seats at, waiting-for-you fi
   const links = await createTable(ana.page, { game: 'tic-tac-toe', timer: 60 });
   await bruno.page.goto(server.url);
   await bruno.page.click('#lang-switch');
-  await bruno.page.goto(links.invite);
-  await giveName(bruno.page, 'Bruno');
-  await bruno.page.click('[data-action="take-seat"]');
-  await bruno.page.waitForSelector('.seat.me[data-seat="1"]');
+  await takeSeatFromInvite(bruno.page, links.invite, 'Bruno');
   await ana.page.click('#start-button');
   for (const p of [ana.page, bruno.page]) await waitPlaying(p);
   const first = await pageToPlay([ana.page, bruno.page]);
