@@ -30,6 +30,9 @@
 //! and the order of the face-down deck. The server runs' players take moves back
 //! now and then where the game allows it.
 //!
+//! Webhook posts (`webhooks.rs`) are checked by their shape: exactly a game's name and
+//! code, a seat, a time left and a link, whatever the game.
+//!
 //! `CITYTABLE_LEAK_GAMES` (engine sweeps, default 12) and
 //! `CITYTABLE_LEAK_SERVER_GAMES` (through the server, default 2) scale the runs.
 

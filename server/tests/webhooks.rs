@@ -84,6 +84,17 @@ async fn play(client: &mut Client, id: u64) {
 
 const INTERVAL: Duration = Duration::from_secs(2);
 
+/// Bo closes his connection; returns once the table (as `host` sees it) shows
+/// seat 1 without a page open.
+async fn leave(bo: Client, host: &mut Client) {
+    bo.close().await;
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while host.table().await["seats"][1]["occupant"]["connected"] != json!(false) {
+        assert!(Instant::now() < deadline, "the server did not see Bo go");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_player_away_from_a_turn_based_table_hears_of_his_turn() {
     let db = TestDb::sqlite();
@@ -124,7 +135,7 @@ async fn a_player_away_from_a_turn_based_table_hears_of_his_turn() {
     // Nobody else is told where it posts.
     let table = ana.table().await;
     assert!(!table.to_string().contains(&hook));
-    drop(bo);
+    leave(bo, &mut ana).await;
 
     ana.send(&json!({"type": "start"})).await;
     let first = ana.recv_type("snapshot").await["game"]["awaiting"]["seats"][0].clone();
@@ -151,14 +162,25 @@ async fn a_player_away_from_a_turn_based_table_hears_of_his_turn() {
     );
     let raw = body.to_string();
     assert!(!raw.contains(&bo_token) && !raw.contains(&ana_token) && !raw.contains("seed"));
+    // Nothing hidden can ride along: a post has exactly these fields, each
+    // notice exactly these (a game's name and code, a seat, a time, a link).
+    let keys = |v: &Value| -> Vec<String> {
+        let mut k: Vec<String> = v.as_object().unwrap().keys().cloned().collect();
+        k.sort();
+        k
+    };
+    assert_eq!(keys(&body), ["citytable", "content", "text", "username"]);
+    assert_eq!(
+        keys(event),
+        ["event", "game", "link", "seat", "table", "time_left_ms"]
+    );
 
     // Bo comes, plays, goes; Ana plays: his turn again within the interval.
     // The receiver fails once: the post is tried again.
     let mut bo = srv.join(&invite, "Bo", Some(&bo_token)).await;
     play(&mut bo, 1).await;
-    drop(bo);
+    leave(bo, &mut ana).await;
     got.refuse.store(1, Ordering::SeqCst);
-    tokio::time::sleep(Duration::from_millis(200)).await;
     play(&mut ana, 2).await;
     let posts_now = posts(&got, 2).await;
     let (second_at, second) = &posts_now[1];
@@ -194,7 +216,7 @@ async fn a_player_away_from_a_turn_based_table_hears_of_his_turn() {
     }
     play(&mut bo, 2).await;
     let mut ana = srv.join(&invite, "Ana", Some(&ana_token)).await;
-    drop(bo);
+    leave(bo, &mut ana).await;
     play(&mut ana, 3).await;
     tokio::time::sleep(INTERVAL + Duration::from_millis(500)).await;
     assert_eq!(got.posts.lock().unwrap().len(), 3);
@@ -229,7 +251,7 @@ async fn a_player_hears_when_his_reserve_starts_to_run() {
     bo.send(&json!({"type": "set_webhook", "url": format!("http://{addr}/hook")}))
         .await;
     bo.recv_type("welcome").await;
-    drop(bo);
+    leave(bo, &mut ana).await;
     ana.send(&json!({"type": "start"})).await;
     let first = ana.recv_type("snapshot").await["game"]["awaiting"]["seats"][0].clone();
     if first == 0 {

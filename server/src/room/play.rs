@@ -71,6 +71,7 @@ impl Room {
         self.live = Some(live);
         tracing::info!(table = %self.id, game = %row.id, number = row.number, "game started");
         self.schedule();
+        self.notify_turns();
         self.broadcast_table();
         let ids: Vec<u64> = self.conns.keys().copied().collect();
         for id in ids {
