@@ -4,7 +4,6 @@
 //! seats, whose decision the game awaits and the turn clock, found by
 //! replaying the stored log, so it holds on every node of a cluster.
 
-use engine::Seat;
 use protocol::TableStatus;
 use protocol::api::{KeptSeat, MyTable};
 
@@ -25,19 +24,14 @@ pub async fn my_table(
 ) -> Result<Option<MyTable>, String> {
     let doc: TableDoc =
         serde_json::from_value(row.doc.clone()).map_err(|e| format!("table document: {e}"))?;
-    let hash = hash_token(&kept.token);
-    let Some(seat) = doc
-        .seats
-        .iter()
-        .position(|s| matches!(s, SeatDoc::Human { token_hash, .. } if *token_hash == hash))
-    else {
+    let Some(seat) = doc.seat_of(Some(&hash_token(&kept.token))) else {
         return Ok(None);
     };
     let mut others = Vec::new();
     let mut bots = 0u8;
     for (i, s) in doc.seats.iter().enumerate() {
         match s {
-            SeatDoc::Human { token_hash, .. } if i != seat => {
+            SeatDoc::Human { token_hash, .. } if i != usize::from(seat) => {
                 others.push(doc.player_name(token_hash).unwrap_or_default().to_owned());
             }
             SeatDoc::Bot { .. } => bots = bots.saturating_add(1),
@@ -48,7 +42,7 @@ pub async fn my_table(
         code: kept.code.clone(),
         game: row.game.clone(),
         status: row.status,
-        seat: Seat::try_from(seat).unwrap_or(Seat::MAX),
+        seat,
         others,
         bots,
         awaiting: Vec::new(),

@@ -136,12 +136,14 @@ impl TableDoc {
             .and_then(|i| Seat::try_from(i).ok())
     }
 
+    /// The player with this token hash.
+    pub fn player(&self, hash: &str) -> Option<&PlayerDoc> {
+        self.players.iter().find(|p| p.token_hash == hash)
+    }
+
     /// The name of the player with this token hash.
     pub fn player_name(&self, hash: &str) -> Option<&str> {
-        self.players
-            .iter()
-            .find(|p| p.token_hash == hash)
-            .map(|p| p.name.as_str())
+        self.player(hash).map(|p| p.name.as_str())
     }
 
     pub fn host_name(&self) -> &str {

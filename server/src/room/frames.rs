@@ -11,9 +11,8 @@ use protocol::{
     api::PublicTable,
 };
 use serde_json::Value;
-use tokio::time::Instant;
 
-use super::live::Live;
+use super::live::{Live, Timer};
 use super::{Conn, Room, SeatDoc};
 use crate::fanout::Frames;
 
@@ -35,10 +34,7 @@ impl Room {
                     SeatDoc::Empty => Occupant::Empty,
                     SeatDoc::Bot { level } => Occupant::Bot { level: *level },
                     SeatDoc::Human { token_hash, away } => {
-                        let connected = self
-                            .conns
-                            .values()
-                            .any(|c| c.player.as_deref() == Some(token_hash.as_str()));
+                        let connected = self.has_page(token_hash);
                         Occupant::Human {
                             name: self
                                 .doc
@@ -122,14 +118,7 @@ impl Room {
     pub(super) fn awaiting_info(live: &Live) -> AwaitingInfo {
         AwaitingInfo {
             seats: live.state.awaiting().seats,
-            timer_ms: live.timer.as_ref().map(|t| {
-                u64::try_from(
-                    t.deadline
-                        .saturating_duration_since(Instant::now())
-                        .as_millis(),
-                )
-                .unwrap_or(u64::MAX)
-            }),
+            timer_ms: live.timer.as_ref().map(Timer::left_ms),
             undo: live.state.undo_seat(),
             banks_ms: live.clocks.as_ref().map(|c| c.banks_ms().to_vec()),
         }

@@ -22,6 +22,18 @@ pub(super) struct Timer {
     pub(super) deadline: Instant,
 }
 
+impl Timer {
+    /// Milliseconds left until the deadline.
+    pub(super) fn left_ms(&self) -> u64 {
+        u64::try_from(
+            self.deadline
+                .saturating_duration_since(Instant::now())
+                .as_millis(),
+        )
+        .unwrap_or(u64::MAX)
+    }
+}
+
 /// A game in progress or just finished.
 pub(super) struct Live {
     pub(super) id: Uuid,

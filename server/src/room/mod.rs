@@ -585,10 +585,17 @@ impl Room {
             webhook: conn
                 .player
                 .as_deref()
-                .and_then(|hash| self.doc.players.iter().find(|p| p.token_hash == hash))
+                .and_then(|hash| self.doc.player(hash))
                 .and_then(|p| p.webhook.as_ref())
                 .map(|w| w.url.clone()),
         }
+    }
+
+    /// Whether a page of the player with this token hash is open here.
+    fn has_page(&self, token_hash: &str) -> bool {
+        self.conns
+            .values()
+            .any(|c| c.player.as_deref() == Some(token_hash))
     }
 
     fn conn_player(&self, conn: u64) -> Option<String> {

@@ -101,11 +101,7 @@ impl Room {
                 let level = self.doc.settings.stand_in?.level;
                 let from = if *away {
                     self.loaded_at
-                } else if self
-                    .conns
-                    .values()
-                    .any(|c| c.player.as_deref() == Some(token_hash))
-                {
+                } else if self.has_page(token_hash) {
                     return None;
                 } else {
                     let gone = self.gone_since.get(token_hash).copied();

@@ -9,6 +9,7 @@ use tokio::time::Instant;
 use protocol::{ErrorArgs, ErrorCode, ErrorReason};
 
 use super::doc::WebhookDoc;
+use super::live::Timer;
 use super::{Refusal, Room, SeatDoc};
 use crate::notify::{MAX_WEBHOOK_CHARS, Notice, time_low_line, webhook_allowed, your_turn_line};
 
@@ -126,14 +127,7 @@ impl Room {
             return told;
         }
         let awaiting = live.state.awaiting();
-        let left_ms = live.timer.as_ref().map(|t| {
-            u64::try_from(
-                t.deadline
-                    .saturating_duration_since(Instant::now())
-                    .as_millis(),
-            )
-            .unwrap_or(u64::MAX)
-        });
+        let left_ms = live.timer.as_ref().map(Timer::left_ms);
         let link = match &notices.public_url {
             Some(base) => format!("{base}/t/{}", self.invite_code),
             None => format!("/t/{}", self.invite_code),
@@ -146,20 +140,10 @@ impl Room {
             let Some(SeatDoc::Human { token_hash, .. }) = self.doc.seats.get(i) else {
                 continue;
             };
-            if self
-                .conns
-                .values()
-                .any(|c| c.player.as_deref() == Some(token_hash))
-            {
+            if self.has_page(token_hash) {
                 continue;
             }
-            let Some(webhook) = self
-                .doc
-                .players
-                .iter()
-                .find(|p| &p.token_hash == token_hash)
-                .and_then(|p| p.webhook.as_ref())
-            else {
+            let Some(webhook) = self.doc.player(token_hash).and_then(|p| p.webhook.as_ref()) else {
                 continue;
             };
             let notice = Notice {
