@@ -84,10 +84,12 @@ impl Pick {
 }
 
 async fn no_foreign_faces_in_any_message(db: &TestDb) {
-    // Clients here play far faster than people: lift the message rate limit.
+    // Clients here play far faster than people: lift the message rate limits,
+    // per connection and (no connection limit) per address.
     let config = server::Config {
         rate_per_second: 10_000.0,
         rate_burst: 10_000.0,
+        max_connections_per_address: 0,
         ..testkit::server::test_config()
     };
     let srv = TestServer::start_config(db, config).await;
