@@ -124,8 +124,9 @@ pub struct Config {
     pub public_url: Option<String>,
     /// Webhook notices post at most once per table and address per this.
     pub webhook_interval: Duration,
-    /// Webhooks may be plain `http` URLs (a home network's), not only `https`.
-    pub webhook_allow_http: bool,
+    /// Webhooks may be addresses of this machine or a private network, over
+    /// plain `http` too (a home server's), not only `https` to public hosts.
+    pub webhook_allow_local: bool,
     /// Cluster mode: how long a table's lease lasts unless renewed (every quarter
     /// of it); a dead node's tables are taken over within about 1.5 times this.
     pub lease_ttl: Duration,
@@ -155,7 +156,7 @@ impl Default for Config {
             nats_url: None,
             public_url: None,
             webhook_interval: Duration::from_secs(3600),
-            webhook_allow_http: false,
+            webhook_allow_local: false,
             lease_ttl: cluster::LEASE_TTL,
         }
     }
@@ -277,6 +278,7 @@ impl AppState {
         let creations = AddressBudget::new(config.table_burst, config.tables_per_minute);
         let record_fetches = AddressBudget::new(RECORD_BURST, config.records_per_minute);
         let webhook_interval = config.webhook_interval;
+        let webhook_allow_local = config.webhook_allow_local;
         let unlimited = config.max_connections_per_address == 0;
         let per_minute = |n: f64| if unlimited { 0.0 } else { n * 60.0 };
         let accepts = AddressBudget::new(ACCEPT_BURST, per_minute(ACCEPTS_PER_SECOND));
@@ -298,7 +300,7 @@ impl AppState {
             my_tables_asks: AddressBudget::new(MY_TABLES_BURST, MY_TABLES_PER_MINUTE),
             notifier: tokio::runtime::Handle::try_current()
                 .is_ok()
-                .then(|| notify::Notifier::start(webhook_interval)),
+                .then(|| notify::Notifier::start(webhook_interval, webhook_allow_local)),
             accepts,
             messages,
             next_conn: AtomicU64::new(1),
@@ -329,7 +331,6 @@ impl AppState {
             notices: self.0.notifier.clone().map(|notifier| Notices {
                 notifier,
                 public_url: self.0.config.public_url.clone(),
-                allow_http: self.0.config.webhook_allow_http,
             }),
         };
         let room = Room::new(ctx, init)?;

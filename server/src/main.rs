@@ -13,7 +13,8 @@
 //! proxies whose `X-Forwarded-For` names the client; none by default),
 //! `METRICS_TOKEN`, `PUBLIC_URL` (the address players open, for webhook links),
 //! `WEBHOOK_INTERVAL_SECS` (3600: a table's webhook posts at most that often),
-//! `WEBHOOK_ALLOW_HTTP` (`1`: plain-http webhooks too, as on a home network),
+//! `WEBHOOK_ALLOW_LOCAL` (`1`: webhooks on this machine or a private network,
+//! plain http too, as on a home server),
 //! `RUST_LOG` (`info`); cluster mode: `NATS_URL` (unset: a
 //! single node), `LEASE_TTL_MS` (10000).
 //! Flags override them: `--port`, `--database-url`, `--data-dir`, `--bot-delay-ms`,
@@ -159,8 +160,8 @@ async fn main() {
     if let Ok(secs) = std::env::var("WEBHOOK_INTERVAL_SECS") {
         config.webhook_interval = Duration::from_secs(parse("WEBHOOK_INTERVAL_SECS", &secs));
     }
-    if let Ok(v) = std::env::var("WEBHOOK_ALLOW_HTTP") {
-        config.webhook_allow_http = matches!(v.as_str(), "1" | "true" | "yes");
+    if let Ok(v) = std::env::var("WEBHOOK_ALLOW_LOCAL") {
+        config.webhook_allow_local = matches!(v.as_str(), "1" | "true" | "yes");
     }
     if let Ok(secs) = std::env::var("IDLE_ROOM_SECS") {
         config.idle_room = Duration::from_secs(parse("IDLE_ROOM_SECS", &secs));

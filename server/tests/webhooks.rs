@@ -99,7 +99,7 @@ async fn leave(bo: Client, host: &mut Client) {
 async fn a_player_away_from_a_turn_based_table_hears_of_his_turn() {
     let db = TestDb::sqlite();
     let config = || server::Config {
-        webhook_allow_http: true,
+        webhook_allow_local: true,
         webhook_interval: INTERVAL,
         public_url: Some("https://citytable.example".into()),
         ..test_config()
@@ -231,7 +231,7 @@ async fn a_player_hears_when_his_reserve_starts_to_run() {
     let srv = TestServer::start_config(
         &db,
         server::Config {
-            webhook_allow_http: true,
+            webhook_allow_local: true,
             webhook_interval: Duration::from_millis(500),
             ..test_config()
         },
@@ -272,4 +272,45 @@ async fn a_player_hears_when_his_reserve_starts_to_run() {
     );
     tokio::time::sleep(Duration::from_secs(1)).await;
     assert_eq!(got.posts.lock().unwrap().len(), 2, "once");
+}
+
+/// A webhook is an address anyone seated may give: a server that does not
+/// allow local webhooks (the default) takes none of its own machine or
+/// networks, so nobody can make it post inside.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_webhook_inside_the_servers_network_is_refused() {
+    let db = TestDb::sqlite();
+    let srv = TestServer::start_config(&db, test_config()).await;
+    let (invite, _, ana_token) = srv
+        .create_table_with(json!({
+            "game": "tic-tac-toe",
+            "name": "Ana",
+            "settings": {"seats": 2, "options": {}, "turn_seconds": 86_400, "time_bank_seconds": 172_800,
+                         "spectators_allowed": true, "public": false}
+        }))
+        .await;
+    let mut ana = srv.join(&invite, "Ana", Some(&ana_token)).await;
+    for inside in [
+        format!("https://{}/hook", srv.addr),
+        "https://localhost/hook".to_owned(),
+        "https://10.0.0.5/hook".to_owned(),
+        "https://169.254.169.254/latest/meta-data".to_owned(),
+        "https://[::1]/hook".to_owned(),
+        "http://discord.com/api/webhooks/1/abc".to_owned(),
+    ] {
+        ana.send(&json!({"type": "set_webhook", "url": inside}))
+            .await;
+        let e = ana.expect_error("bad_settings").await;
+        assert_eq!(e["args"]["reason"], "webhook", "{inside}: {e}");
+    }
+    let public = "https://discord.com/api/webhooks/1/abc";
+    ana.send(&json!({"type": "set_webhook", "url": public}))
+        .await;
+    let you = loop {
+        let w = ana.recv_type("welcome").await;
+        if w["you"].get("webhook").is_some() {
+            break w["you"].clone();
+        }
+    };
+    assert_eq!(you["webhook"], public);
 }

@@ -90,8 +90,6 @@ pub struct Notices {
     pub notifier: crate::notify::Notifier,
     /// For the links to the table.
     pub public_url: Option<String>,
-    /// Plain `http` webhooks are accepted.
-    pub allow_http: bool,
 }
 
 /// Where a connection's messages go. The queue is bounded: a connection that

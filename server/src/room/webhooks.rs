@@ -11,7 +11,7 @@ use protocol::{ErrorArgs, ErrorCode, ErrorReason};
 use super::doc::WebhookDoc;
 use super::live::Timer;
 use super::{Refusal, Room, SeatDoc};
-use crate::notify::{MAX_WEBHOOK_CHARS, Notice, time_low_line, webhook_allowed, your_turn_line};
+use crate::notify::{MAX_WEBHOOK_CHARS, Notice, time_low_line, your_turn_line};
 
 impl Room {
     pub(super) async fn on_set_webhook(
@@ -24,7 +24,6 @@ impl Room {
         let hash = self
             .conn_player(conn)
             .ok_or(Refusal::new(ErrorCode::NotSeated))?;
-        let allow_http = self.ctx.notices.as_ref().is_some_and(|n| n.allow_http);
         let refused = || {
             Refusal::with(
                 ErrorCode::BadSettings,
@@ -37,9 +36,13 @@ impl Room {
         if self.doc.settings.time_bank_seconds.is_none() {
             return Err(refused());
         }
+        let accepts = |url: &str| {
+            let notices = self.ctx.notices.as_ref();
+            notices.is_some_and(|n| n.notifier.accepts(url))
+        };
         let webhook = match url.as_deref().map(str::trim) {
             None | Some("") => None,
-            Some(url) if webhook_allowed(url, allow_http) => Some(WebhookDoc {
+            Some(url) if accepts(url) => Some(WebhookDoc {
                 url: url.to_owned(),
                 lang: if lang.as_deref() == Some("fr") {
                     "fr"

@@ -16,7 +16,7 @@ let browser;
 
 before(async () => {
   // A player gone on his turn gets a stand-in bot after 1.5 s (30 s by default).
-  server = await startServer({ LEFT_GRACE_MS: '1500', WEBHOOK_ALLOW_HTTP: '1' });
+  server = await startServer({ LEFT_GRACE_MS: '1500', WEBHOOK_ALLOW_LOCAL: '1' });
   browser = await launchBrowser();
 });
 
