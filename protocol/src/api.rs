@@ -160,9 +160,28 @@ pub struct GameRecord {
     /// the one after it.
     #[ts(type = "unknown[][]")]
     pub patches: Vec<Value>,
+    /// Each seat's own views (its hand, its pending decisions: what it was
+    /// dealt and drew, step by step), shown once the game is over. Absent from
+    /// records of games started before commitments were made.
+    #[ts(optional)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seat_views: Option<Vec<SeatViews>>,
     #[ts(optional)]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub outcome: Option<Outcome>,
+}
+
+/// One seat's views through a record, by what they add to the public ones: the
+/// seat's view after `k` entries is the public view after `k` entries with the
+/// JSON Patch `own(k)` applied, where `own(0)` is `first` and `own(k)` is
+/// `own(k - 1)` patched by `patches[k - 1]` (a patch of the patch, mostly
+/// empty: it changes when what only the seat sees does).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
+pub struct SeatViews {
+    #[ts(type = "unknown[]")]
+    pub first: Value,
+    #[ts(type = "unknown[][]")]
+    pub patches: Vec<Value>,
 }
 
 /// The answer of `POST /api/records/verify` (and what `citytable verify` prints
@@ -189,16 +208,25 @@ pub enum CommitmentCheck {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(tag = "result", rename_all = "snake_case")]
 pub enum ReplayCheck {
-    /// Every step's public view and the outcome are the record's.
+    /// Every step's public view, every seat's view and the outcome are the
+    /// record's.
     Matches { entries: u32 },
     /// The game does not start from the record's setup (unknown game, seats or
     /// options).
     BadSetup,
     /// The game refuses the record's entry at this index (0-based).
     Refused { entry: u32 },
-    /// The public view after this many entries is not the record's (0: the
-    /// first view, before any entry).
-    ViewDiffers { step: u32 },
+    /// The view after this many entries is not the record's (0: the first
+    /// view, before any entry): the public one, or with `seat`, that seat's.
+    ViewDiffers {
+        step: u32,
+        #[ts(optional)]
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        seat: Option<Seat>,
+    },
+    /// The record has a commitment but not every seat's views, so what the
+    /// players were dealt cannot be checked.
+    NoSeatViews,
     /// The replayed game's outcome is not the record's (or one of them is over
     /// and the other is not).
     OutcomeDiffers,

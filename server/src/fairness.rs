@@ -3,9 +3,10 @@
 //! both once it is over. [`check_record`] is the check anyone can run on a
 //! record (`citytable verify`, `POST /api/records/verify`): the seed is the one
 //! committed to, and replaying it with the record's moves gives every view the
-//! record shows, so every card, tile and draw dealt came from that seed.
+//! record shows, the public one and each seat's own (its hand, its draws), so
+//! every card, tile and draw dealt came from that seed.
 
-use engine::{Outcome, Viewer};
+use engine::{Outcome, Seat, Viewer};
 use protocol::RawJson;
 use protocol::api::{CommitmentCheck, ReplayCheck};
 use serde::Deserialize;
@@ -76,7 +77,17 @@ struct Record {
     first_view: Value,
     patches: Vec<json_patch::Patch>,
     #[serde(default)]
+    seat_views: Option<Vec<SeatViews>>,
+    #[serde(default)]
     outcome: Option<Outcome>,
+}
+
+/// One seat's views in a record (`protocol::api::SeatViews`): what they add to
+/// the public ones.
+#[derive(Deserialize)]
+struct SeatViews {
+    first: Value,
+    patches: Vec<json_patch::Patch>,
 }
 
 #[derive(Deserialize)]
@@ -90,12 +101,15 @@ enum SeedText {
 /// decoder's words); otherwise what matched and what did not.
 pub fn check_record(games: &Registry, text: &[u8]) -> Result<protocol::api::RecordCheck, String> {
     let record: Record = serde_json::from_slice(text).map_err(|e| e.to_string())?;
-    if record.patches.len() != record.entries.len() {
-        return Err(format!(
-            "{} entries but {} patches",
-            record.entries.len(),
-            record.patches.len()
-        ));
+    let seat_patches = record.seat_views.iter().flatten().map(|v| &v.patches);
+    for patches in std::iter::once(&record.patches).chain(seat_patches) {
+        if patches.len() != record.entries.len() {
+            return Err(format!(
+                "{} entries but {} patches",
+                record.entries.len(),
+                patches.len()
+            ));
+        }
     }
     let seed = match &record.seed {
         SeedText::Number(n) => *n,
@@ -120,9 +134,9 @@ pub fn check_record(games: &Registry, text: &[u8]) -> Result<protocol::api::Reco
     Ok(protocol::api::RecordCheck { commitment, replay })
 }
 
-/// Replays the record's seed and moves and compares every public view (the
-/// first one patched step by step, as a browser shows the record) and the
-/// outcome with the record's.
+/// Replays the record's seed and moves and compares every view (the first one
+/// patched step by step, as a browser shows the record), the public one and
+/// each seat's, and the outcome with the record's.
 fn replay(games: &Registry, record: &Record, seed: u64) -> ReplayCheck {
     let Some(kind) = games.get(&record.game) else {
         return ReplayCheck::BadSetup;
@@ -138,12 +152,43 @@ fn replay(games: &Registry, record: &Record, seed: u64) -> ReplayCheck {
     let Ok(mut state) = kind.start(&setup) else {
         return ReplayCheck::BadSetup;
     };
-    let public = |state: &dyn crate::games::ErasedGame| {
-        serde_json::from_str::<Value>(&state.view_json(Viewer::Spectator)).ok()
+    // What each seat's view adds to the public one, as the record says.
+    let mut own: Vec<(Seat, Value, &[json_patch::Patch])> = Vec::new();
+    match &record.seat_views {
+        Some(views) if views.len() == usize::from(record.seats) => {
+            for (seat, views) in (0..record.seats).zip(views) {
+                own.push((seat, views.first.clone(), &views.patches));
+            }
+        }
+        // Without a commitment (an older record) the public views are all there is.
+        None if record.commitment.is_none() => {}
+        _ => return ReplayCheck::NoSeatViews,
+    }
+    let sees = |state: &dyn crate::games::ErasedGame, viewer: Viewer, view: &Value| {
+        serde_json::from_str::<Value>(&state.view_json(viewer)).is_ok_and(|v| &v == view)
     };
-    let mut shown = record.first_view.clone();
-    if public(state.as_ref()).as_ref() != Some(&shown) {
-        return ReplayCheck::ViewDiffers { step: 0 };
+    // Every viewer's view at one step: the public one, then each seat's.
+    let check =
+        |state: &dyn crate::games::ErasedGame, public: &Value, own: &[(Seat, Value, _)], step| {
+            if !sees(state, Viewer::Spectator, public) {
+                return Err(ReplayCheck::ViewDiffers { step, seat: None });
+            }
+            for (seat, patch, _) in own {
+                let mut view = public.clone();
+                let shown = serde_json::from_value::<json_patch::Patch>(patch.clone())
+                    .is_ok_and(|patch| json_patch::patch(&mut view, &patch).is_ok());
+                if !shown || !sees(state, Viewer::Seat(*seat), &view) {
+                    return Err(ReplayCheck::ViewDiffers {
+                        step,
+                        seat: Some(*seat),
+                    });
+                }
+            }
+            Ok(())
+        };
+    let mut public = record.first_view.clone();
+    if let Err(differs) = check(state.as_ref(), &public, &own, 0) {
+        return differs;
     }
     for (index, (entry, patch)) in record.entries.iter().zip(&record.patches).enumerate() {
         let number = u32::try_from(index).unwrap_or(u32::MAX);
@@ -155,10 +200,22 @@ fn replay(games: &Registry, record: &Record, seed: u64) -> ReplayCheck {
         };
         state = applied.state;
         let step = number.saturating_add(1);
-        if json_patch::patch(&mut shown, patch).is_err()
-            || public(state.as_ref()).as_ref() != Some(&shown)
-        {
-            return ReplayCheck::ViewDiffers { step };
+        if json_patch::patch(&mut public, patch).is_err() {
+            return ReplayCheck::ViewDiffers { step, seat: None };
+        }
+        for (seat, patch, patches) in &mut own {
+            let changed = patches
+                .get(index)
+                .is_some_and(|p| json_patch::patch(patch, p).is_ok());
+            if !changed {
+                return ReplayCheck::ViewDiffers {
+                    step,
+                    seat: Some(*seat),
+                };
+            }
+        }
+        if let Err(differs) = check(state.as_ref(), &public, &own, step) {
+            return differs;
         }
     }
     if state.outcome() != record.outcome {
@@ -189,7 +246,7 @@ pub fn describe(check: &protocol::api::RecordCheck) -> (Vec<String>, bool) {
     );
     lines.push(match &check.replay {
         ReplayCheck::Matches { entries } => format!(
-            "replay: matches: the seed and the {entries} logged moves give every view and the outcome of the record"
+            "replay: matches: the seed and the {entries} logged moves give every view (each seat's too) and the outcome of the record"
         ),
         ReplayCheck::BadSetup => {
             "replay: FAILS: the game does not start from the record's setup".to_owned()
@@ -197,8 +254,17 @@ pub fn describe(check: &protocol::api::RecordCheck) -> (Vec<String>, bool) {
         ReplayCheck::Refused { entry } => {
             format!("replay: FAILS: the game refuses entry {entry}")
         }
-        ReplayCheck::ViewDiffers { step } => {
+        ReplayCheck::ViewDiffers { step, seat: None } => {
             format!("replay: DIFFERS: the view after {step} entries is not the record's")
+        }
+        ReplayCheck::ViewDiffers {
+            step,
+            seat: Some(seat),
+        } => format!(
+            "replay: DIFFERS: seat {seat}'s view after {step} entries is not the record's"
+        ),
+        ReplayCheck::NoSeatViews => {
+            "replay: FAILS: the record does not show what each seat was dealt".to_owned()
         }
         ReplayCheck::OutcomeDiffers => {
             "replay: DIFFERS: the outcome is not the record's".to_owned()

@@ -3,7 +3,11 @@
 //!
 //! A record carries the first public view and, per log entry, the JSON Patch to
 //! the next one (the same diff the fan-out sends), so its size follows what
-//! changed, not the length of the game times the size of a view. Building one
+//! changed, not the length of the game times the size of a view. Each seat's own
+//! view is carried by what it adds to the public one (a patch from the public
+//! view to the seat's, and per entry how that patch changed), so a record shows
+//! what every player was dealt, to be checked against the revealed seed, for
+//! little more than the size of the hands. Building one
 //! replays the whole game: it runs on the blocking pool, one build at a time,
 //! and the finished text is shared by every request for it until the budget
 //! pushes it out.
@@ -204,10 +208,42 @@ struct RecordText<'a> {
     first_seat: Option<u8>,
     names: &'a [String],
     entries: &'a [RawJson],
-    first_view: &'a RawValue,
+    first_view: Box<RawValue>,
     patches: Vec<Box<RawValue>>,
+    seat_views: Vec<OwnText>,
     #[serde(skip_serializing_if = "Option::is_none")]
     outcome: Option<engine::Outcome>,
+}
+
+/// One seat's views through the game (`protocol::api::SeatViews`): `first`, the
+/// patch from the first public view to the seat's, then per entry the patch to
+/// that patch's next value.
+#[derive(Serialize)]
+struct OwnText {
+    first: Box<RawValue>,
+    patches: Vec<Box<RawValue>>,
+    #[serde(skip)]
+    own: ViewJson,
+}
+
+impl OwnText {
+    fn new(public: &ViewJson, seat: &str, entries: usize) -> Result<OwnText, String> {
+        let own = diff(public, &ViewJson::new(seat.to_owned()));
+        Ok(OwnText {
+            first: RawValue::from_string(own.clone()).map_err(|e| e.to_string())?,
+            patches: Vec::with_capacity(entries),
+            own: ViewJson::new(own),
+        })
+    }
+
+    /// Adds the change to what the seat's view adds to `public` after the next entry.
+    fn push(&mut self, public: &ViewJson, seat: String) -> Result<(), String> {
+        let own = ViewJson::new(diff(public, &ViewJson::new(seat)));
+        let patch = RawValue::from_string(diff(&self.own, &own)).map_err(|e| e.to_string())?;
+        self.patches.push(patch);
+        self.own = own;
+        Ok(())
+    }
 }
 
 /// Replays a game and writes its record; `None` if the game is not over.
@@ -219,18 +255,26 @@ fn build(
 ) -> Result<Option<String>, String> {
     let setup: SetupDoc = serde_json::from_value(setup.clone()).map_err(|e| e.to_string())?;
     let mut state = kind.start(&setup)?;
+    let seats = 0..setup.seats;
     let first = state.view_json(Viewer::Spectator);
-    let mut previous = ViewJson::new(first.clone());
+    let mut public = ViewJson::new(first.clone());
     let mut patches = Vec::with_capacity(entries.len());
+    let mut seat_views = seats
+        .clone()
+        .map(|seat| OwnText::new(&public, &state.view_json(Viewer::Seat(seat)), entries.len()))
+        .collect::<Result<Vec<_>, _>>()?;
     for (seq, entry) in entries.iter().enumerate() {
         state = state
             .try_entry(entry)
             .map_err(|e| format!("entry {seq}: {e:?}"))?
             .state;
         let view = ViewJson::new(state.view_json(Viewer::Spectator));
-        let patch = RawValue::from_string(diff(&previous, &view)).map_err(|e| e.to_string())?;
+        let patch = RawValue::from_string(diff(&public, &view)).map_err(|e| e.to_string())?;
         patches.push(patch);
-        previous = view;
+        public = view;
+        for (seat, own) in seats.clone().zip(&mut seat_views) {
+            own.push(&public, state.view_json(Viewer::Seat(seat)))?;
+        }
     }
     let Some(outcome) = state.outcome() else {
         return Ok(None);
@@ -249,8 +293,9 @@ fn build(
         first_seat: setup.first_seat,
         names: &setup.names,
         entries: &entries,
-        first_view: &first_view,
+        first_view,
         patches,
+        seat_views,
         outcome: Some(outcome),
     };
     serde_json::to_string(&record)

@@ -41,6 +41,15 @@ async fn bots_game(srv: &TestServer, game: &str, seats: u8) -> (Value, Vec<Strin
     (record, frames)
 }
 
+/// `fairness::check_record` on a record that is one.
+fn check_text(record: &Value) -> RecordCheck {
+    server::fairness::check_record(
+        &server::games::Registry::all(),
+        record.to_string().as_bytes(),
+    )
+    .unwrap()
+}
+
 fn sha256_hex(bytes: &[u8]) -> String {
     Sha256::digest(bytes)
         .iter()
@@ -120,11 +129,7 @@ async fn the_record_proves_its_shuffles(game: &str, seats: u8) {
     let (code, said) = verify_cli(&other, "other-seed.json");
     assert_eq!(code, 1, "{said}");
     assert!(said.contains("commitment: DIFFERS"), "{said}");
-    let check = server::fairness::check_record(
-        &server::games::Registry::all(),
-        other.to_string().as_bytes(),
-    )
-    .unwrap();
+    let check = check_text(&other);
     // The other deal shows in a view, or makes a logged move illegal.
     assert!(
         matches!(
@@ -150,21 +155,48 @@ async fn the_record_proves_its_shuffles(game: &str, seats: u8) {
     let mut edited = record.clone();
     let last = edited["patches"].as_array().unwrap().len() - 1;
     edited["patches"][last] = json!([]);
-    let check = server::fairness::check_record(
-        &server::games::Registry::all(),
-        edited.to_string().as_bytes(),
-    )
-    .unwrap();
+    let check = check_text(&edited);
     assert_eq!(check.commitment, CommitmentCheck::Matches);
     assert!(
-        matches!(check.replay, ReplayCheck::ViewDiffers { step } if step as usize == last + 1)
+        matches!(check.replay, ReplayCheck::ViewDiffers { step, seat: None } if step as usize == last + 1)
             || check.replay == ReplayCheck::OutcomeDiffers,
         "{check:?}"
+    );
+    // Every seat's own views are in the record; one changed is found, with
+    // whose it is.
+    let seat_views = record["seat_views"].as_array().expect("each seat's views");
+    assert_eq!(seat_views.len(), usize::from(seats));
+    let mut edited = record.clone();
+    let last_seat = usize::from(seats) - 1;
+    edited["seat_views"][last_seat]["first"]
+        .as_array_mut()
+        .unwrap()
+        .push(json!({"op": "add", "path": "/edited", "value": true}));
+    assert_eq!(
+        check_text(&edited).replay,
+        ReplayCheck::ViewDiffers {
+            step: 0,
+            seat: Some(seats - 1)
+        }
+    );
+    // A record with a commitment but without the seats' views proves nothing
+    // of what they were dealt.
+    let mut stripped = record.clone();
+    stripped.as_object_mut().unwrap().remove("seat_views");
+    assert_eq!(check_text(&stripped).replay, ReplayCheck::NoSeatViews);
+    let (code, said) = verify_cli(&stripped, "stripped.json");
+    assert_eq!(code, 1, "{said}");
+    assert!(
+        said.contains("does not show what each seat was dealt"),
+        "{said}"
     );
     // A move dropped from the log.
     let mut dropped = record.clone();
     dropped["entries"].as_array_mut().unwrap().remove(0);
     dropped["patches"].as_array_mut().unwrap().remove(0);
+    for seat in dropped["seat_views"].as_array_mut().unwrap() {
+        seat["patches"].as_array_mut().unwrap().remove(0);
+    }
     let (code, said) = verify_cli(&dropped, "dropped.json");
     assert_eq!(code, 1, "{said}");
     assert!(said.contains("replay: "), "{said}");
@@ -192,4 +224,87 @@ async fn big_city_records_prove_their_shuffles() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn my_city_records_prove_their_shuffles() {
     the_record_proves_its_shuffles("my-city", 2).await;
+}
+
+/// A Big City game of its starting city alone (nothing drawn, nothing built):
+/// every public view is the same whatever the seed, since only the hands were
+/// dealt from it. A forged seed with a commitment to match is still caught, by
+/// the hands in the seats' views.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_forged_seed_is_caught_by_the_hands_it_deals() {
+    let db = TestDb::sqlite();
+    let srv = TestServer::start(&db).await;
+    let (invite, _, token) = srv.create_table("big-city", 2, false).await;
+    let mut ana = srv.join(&invite, "Ana", Some(&token)).await;
+    let mut bo = srv.join(&invite, "Bo", None).await;
+    bo.take_seat(1).await;
+    ana.send(&json!({"type": "start"})).await;
+    ana.recv_type("snapshot").await;
+    let mut id = 0;
+    let mut passes = 0;
+    while passes < 2 {
+        let game = ana.snapshot().await;
+        let seat = game["awaiting"]["seats"][0].as_u64().unwrap();
+        let version = game["version"].as_u64().unwrap();
+        let player = if seat == 0 { &mut ana } else { &mut bo };
+        player.send(&json!({"type": "legal_moves"})).await;
+        let moves = player.recv_type("legal_moves").await["moves"].clone();
+        let moves = moves.as_array().unwrap();
+        // The starting city's neighborhoods, then both pass: the game is over.
+        let mv = match moves.iter().find(|m| m["type"] == "pass") {
+            Some(pass) => {
+                passes += 1;
+                pass.clone()
+            }
+            None => moves[0].clone(),
+        };
+        id += 1;
+        player
+            .send(&json!({"type": "move", "id": id, "version": version, "mv": mv}))
+            .await;
+        player.recv_type("move_ok").await;
+    }
+    let (status, record) = srv.get(&format!("/api/tables/{invite}/record")).await;
+    assert_eq!(status, 200, "{record}");
+    assert_eq!(
+        check_text(&record).replay,
+        ReplayCheck::Matches { entries: 6 }
+    );
+
+    let salt = record["salt"].as_str().unwrap();
+    let seed = u64::from_str_radix(record["seed"].as_str().unwrap(), 16).unwrap();
+    let forge = |other: u64| {
+        let mut forged = record.clone();
+        forged["seed"] = json!(format!("{other:016x}"));
+        forged["commitment"] = json!(server::fairness::commitment(other, salt).unwrap());
+        forged
+    };
+    // A seed that gives the same public game (the same first player: about
+    // every other seed), found among the seed's neighbours: its public views
+    // alone would pass.
+    let public_only = |record: &Value| {
+        let mut public = record.clone();
+        for key in ["seat_views", "salt", "commitment"] {
+            public.as_object_mut().unwrap().remove(key);
+        }
+        public
+    };
+    let other = (1..64)
+        .map(|k| seed ^ k)
+        .find(|&other| {
+            check_text(&public_only(&forge(other))).replay == ReplayCheck::Matches { entries: 6 }
+        })
+        .expect("a seed with the same first player");
+    let check = check_text(&forge(other));
+    assert_eq!(check.commitment, CommitmentCheck::Matches);
+    assert!(
+        matches!(
+            check.replay,
+            ReplayCheck::ViewDiffers {
+                step: 0,
+                seat: Some(_)
+            }
+        ),
+        "{check:?}"
+    );
 }

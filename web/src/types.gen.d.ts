@@ -916,7 +916,13 @@ first_view: unknown,
  * Per entry, the JSON Patch (RFC 6902) from the public view before it to
  * the one after it.
  */
-patches: unknown[][], outcome?: Outcome, };
+patches: unknown[][], 
+/**
+ * Each seat's own views (its hand, its pending decisions: what it was
+ * dealt and drew, step by step), shown once the game is over. Absent from
+ * records of games started before commitments were made.
+ */
+seat_views?: Array<SeatViews>, outcome?: Outcome, };
 
 export type GameSnapshot = { 
 /**
@@ -1206,9 +1212,11 @@ next?: string, };
 
 export type RecordCheck = { commitment: CommitmentCheck, replay: ReplayCheck, };
 
-export type ReplayCheck = { "result": "matches", entries: number, } | { "result": "bad_setup" } | { "result": "refused", entry: number, } | { "result": "view_differs", step: number, } | { "result": "outcome_differs" };
+export type ReplayCheck = { "result": "matches", entries: number, } | { "result": "bad_setup" } | { "result": "refused", entry: number, } | { "result": "view_differs", step: number, seat?: number, } | { "result": "no_seat_views" } | { "result": "outcome_differs" };
 
 export type SeatInfo = { seat: number, occupant: Occupant, };
+
+export type SeatViews = { first: unknown[], patches: unknown[][], };
 
 export type ServerMsg = { "type": "welcome", you: You, table: TableInfo, } | { "type": "table", table: TableInfo, } | { "type": "snapshot", game: GameSnapshot, } | { "type": "update", version: number, 
 /**

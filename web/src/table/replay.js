@@ -5,7 +5,7 @@
 import { h } from '../dom.js';
 import { t } from '../i18n.js';
 import { gameUI } from '../games/index.js';
-import { replayViews } from '../replay.js';
+import { replayViews, seatViews } from '../replay.js';
 import { replayName, seatColor, safe } from './names.js';
 import { initialState, reduce } from './state.js';
 import * as api from '../api.js';
@@ -61,6 +61,10 @@ function create(ctx, ui, first) {
   const looks = record.names.map((name, seat) => ({ seat, name: replayName(name, seat), color: seatColor(seat) }));
   const board = ui.createBoard({ send: () => {}, askLegal: () => {}, warn: () => {} });
   const viewAt = replayViews(record);
+  // Whose view is shown: the public one (undefined) or a seat's, hand included.
+  const seatViewAt = seatViews(record);
+  /** @type {number | undefined} */
+  let seenBy;
   const last = record.patches.length;
   const step = () => ctx.state().replay?.step ?? 0;
   /** @param {number} i */
@@ -71,6 +75,25 @@ function create(ctx, ui, first) {
   const playBtn = h('button', { id: 'replay-play', onclick: () => ctx.dispatch({ type: 'replay_play', playing: !ctx.state().replay?.playing }), 'aria-label': t('table.replay_play') }, '▶');
   const close = () => ctx.dispatch({ type: 'replay_close' });
   const download = recordFile(record);
+  const seenBySelect = seatViewAt
+    ? /** @type {HTMLSelectElement} */ (
+        h(
+          'select',
+          {
+            id: 'replay-seen-by',
+            'aria-label': t('table.replay_as'),
+            onchange: (/** @type {Event} */ e) => {
+              const value = /** @type {HTMLSelectElement} */ (e.target).value;
+              seenBy = value === '' ? undefined : Number(value);
+              shownStep = -1;
+              self.show(self.replay);
+            },
+          },
+          h('option', { value: '' }, t('table.replay_as_everyone')),
+          ...looks.map((l) => h('option', { value: String(l.seat) }, l.name)),
+        )
+      )
+    : null;
   const overlay = h(
     'div',
     { class: 'overlay', id: 'replay' },
@@ -93,6 +116,7 @@ function create(ctx, ui, first) {
         h('button', { id: 'replay-next', onclick: () => go(step() + 1), 'aria-label': t('table.replay_next') }, '▶▶'),
         slider,
         counter,
+        seenBySelect ? h('label', { class: 'replay-seen-by' }, t('table.replay_as'), ' ', seenBySelect) : null,
       ),
       caption,
       board.el,
@@ -136,11 +160,11 @@ function create(ctx, ui, first) {
       const entry = r.step > 0 ? record.entries[r.step - 1] : null;
       caption.textContent = entry ? describeEntry(ui, entry, looks) : '';
       board.render({
-        view: viewAt(r.step),
+        view: seatViewAt && seenBy !== undefined ? seatViewAt(seenBy, viewAt(r.step), r.step) : viewAt(r.step),
         version: r.step,
         awaiting: { seats: [] },
         outcome: r.step === last ? record.outcome : undefined,
-        mySeat: undefined,
+        mySeat: seenBy,
         legal: null,
         seats: looks,
         replay: true,
@@ -190,7 +214,9 @@ function fairPanel(record) {
           : r.result === 'refused'
             ? t('fair.replay_refused', { i: r.entry + 1 })
             : r.result === 'view_differs'
-              ? t('fair.replay_view_differs', { i: r.step })
+              ? r.seat === undefined
+                ? t('fair.replay_view_differs', { i: r.step })
+                : t('fair.replay_seat_view_differs', { i: r.step, name: replayName(record.names[r.seat] ?? '', r.seat) })
               : t(`fair.replay_${r.result}`);
     },
     (err) => {
@@ -240,12 +266,21 @@ export function asRecord(data) {
     r.patches.length === r.entries.length &&
     r.patches.every((/** @type {unknown} */ p) => Array.isArray(p)) &&
     r.first_view !== null &&
-    typeof r.first_view === 'object';
+    typeof r.first_view === 'object' &&
+    (r.seat_views === undefined ||
+      (Array.isArray(r.seat_views) &&
+        r.seat_views.length === r.names.length &&
+        r.seat_views.every(
+          (/** @type {any} */ v) => v && Array.isArray(v.first) && Array.isArray(v.patches) && v.patches.length === r.entries.length && v.patches.every((/** @type {unknown} */ p) => Array.isArray(p)),
+        )));
   if (!ok) return null;
   try {
     // Every step's view must build: a patch that does not apply is not a record.
-    // The last view is built through every patch.
-    replayViews(r)(r.patches.length);
+    // The last view is built through every patch, a seat's too.
+    const last = r.patches.length;
+    const lastView = replayViews(r)(last);
+    const seatViewAt = seatViews(r);
+    r.names.forEach((/** @type {string} */ _, /** @type {number} */ seat) => seatViewAt?.(seat, lastView, last));
   } catch {
     return null;
   }

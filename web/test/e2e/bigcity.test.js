@@ -5,8 +5,8 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, shot } from '../harness.js';
-import { giveName, createTable, waitPlaying, pageToPlay, fairChecks, takeSeatFromInvite } from './helpers.js';
+import { startServer, launchBrowser, shot, serverBin } from '../harness.js';
+import { giveName, createTable, waitPlaying, pageToPlay, fairChecks, takeSeatFromInvite, errorToast, downloadAndVerifyRecord, watchRecordFile, startWebhookReceiver } from './helpers.js';
 
 /** @typedef {import('playwright-core').Page} Page */
 
@@ -17,7 +17,8 @@ let browser;
 
 before(async () => {
   // A player gone on his decision gets the table's stand-in after 1.5 s (30 s by default).
-  server = await startServer({ LEFT_GRACE_MS: '1500' });
+  // Webhooks may post to this machine, where the tests' receiver listens.
+  server = await startServer({ LEFT_GRACE_MS: '1500', WEBHOOK_ALLOW_LOCAL: '1' });
   browser = await launchBrowser();
 });
 
@@ -91,6 +92,10 @@ test('two players and a spectator play Big City', async () => {
   await ana.page.click('#start-button');
   for (const p of [ana.page, bruno.page, cleo.page]) await waitPlaying(p);
   for (const p of [ana.page, bruno.page]) await p.waitForSelector('#my-hand [data-face]');
+  // Everyone is shown the same seal of the game's shuffles.
+  const sealed = (await cleo.page.getAttribute('#fair', 'data-commitment')) ?? '';
+  assert.match(sealed, /^[0-9a-f]{64}$/);
+  assert.equal(await ana.page.getAttribute('#fair', 'data-commitment'), sealed);
   assert.equal(await ana.page.locator('#my-hand [data-face]').count(), 5);
   assert.equal(await ana.page.locator('[data-hand-seat] [data-face]').count(), 0, "no opponent's face");
   assert.equal(await ana.page.locator('[data-hand-seat="1"] [data-back]').count(), 5, "the opponent's backs");
@@ -148,6 +153,30 @@ test('two players and a spectator play Big City', async () => {
   }
   assert.equal(Number(await cleo.page.getAttribute(builderScore, 'data-score')), scoreBefore + preview);
   assert.equal(await builder.locator('#my-hand [data-face]').count(), 4);
+  // The builder has the table open on a second screen too, on a slow network:
+  // what the server says to it can be held back.
+  const second = await builder.context().newPage();
+  /** @type {{hold: boolean, held: (string | Buffer)[], flush: () => void}} */
+  const wire = { hold: false, held: [], flush: () => {} };
+  await second.routeWebSocket(/\/ws\//, (ws) => {
+    const upstream = ws.connectToServer();
+    wire.flush = () => {
+      wire.hold = false;
+      for (const m of wire.held.splice(0)) ws.send(m);
+    };
+    upstream.onMessage((m) => (wire.hold ? wire.held.push(m) : ws.send(m)));
+    ws.onMessage((m) => {
+      upstream.send(m);
+      // Its undo has left: what the server said meanwhile arrives now.
+      if (wire.hold && /"type":"undo"/.test(String(m))) setTimeout(() => wire.flush(), 100);
+    });
+  });
+  await second.goto(links.invite);
+  await waitPlaying(second);
+  await second.waitForSelector('#undo:visible');
+  wire.hold = true;
+  // A card drawn is never taken back: the second screen, which has not heard of
+  // the draw yet, offers Undo, and the server refuses it.
   const stack = builder.locator('button.stack.drawable').first();
   const stackNo = await stack.getAttribute('data-stack');
   const before = Number(await stack.getAttribute('data-count'));
@@ -155,8 +184,13 @@ test('two players and a spectator play Big City', async () => {
   await builder.waitForFunction(() => document.querySelectorAll('#my-hand [data-face]').length === 5);
   await cleo.page.waitForSelector(`button.stack[data-stack="${stackNo}"][data-count="${before - 1}"]`);
   await assertNoFaces(cleo.page);
-  // A card drawn is never taken back.
   await builder.waitForSelector('#undo', { state: 'hidden' });
+  await second.click('#undo');
+  assert.match(await errorToast(second, /taken back/), /No move of yours can be taken back now/);
+  await second.waitForFunction(() => document.querySelectorAll('#my-hand [data-face]').length === 5);
+  await second.waitForSelector('#undo', { state: 'hidden' });
+  assert.equal(await builder.locator('#my-hand [data-face]').count(), 5, 'the drawn card stays');
+  await second.close();
 
   // Mid-game screens for a player and for spectators (one arriving now, on a desktop).
   await shot(ana.page, 'board-player');
@@ -243,13 +277,33 @@ test('two players and a spectator play Big City', async () => {
   // The draws were the ones sealed when the game started.
   const checks = await fairChecks(ana.page);
   assert.deepEqual([checks.commitment, checks.seen, checks.replay], ['matches', true, 'matches'], checks.text);
+  // The record downloads as one file that the command line verifies.
+  const { record, path: recordPath, forgedPath } = await downloadAndVerifyRecord(ana.page, serverBin(), 'big-city', sealed);
+  assert.ok(record.entries.some((/** @type {any} */ e) => 'undo' in e), 'the undo is in the record');
+  // Seen by a player, the replay shows the hand he was dealt; seen by everyone, none.
   await ana.page.click('#replay-first');
+  await ana.page.selectOption('#replay-seen-by', '1');
+  await ana.page.waitForFunction(() => document.querySelectorAll('#replay [data-face]').length === 5);
+  await shot(ana.page, 'replay-seen-by', false);
+  await ana.page.selectOption('#replay-seen-by', '');
   assert.equal(await ana.page.locator('#replay svg.city .asphalt').count(), 1, 'the replay starts from neighborhood 1 alone');
   assert.equal(await ana.page.locator('#replay [data-face]').count(), 0);
   await ana.page.click('#replay-next');
   await ana.page.waitForFunction(() => document.querySelectorAll('#replay svg.city .asphalt').length === 2);
   await shot(ana.page, 'replay', false);
   await ana.page.click('#replay-close');
+  // Someone who never saw the game replays it from the file, checked in her
+  // browser; a copy whose seed was changed is caught.
+  const erin = await browser.person();
+  await erin.page.goto(server.url);
+  const fromFile = await watchRecordFile(erin.page, recordPath);
+  assert.deepEqual([fromFile.commitment, fromFile.seen, fromFile.replay], ['matches', false, 'matches'], fromFile.text);
+  await erin.page.click('#replay-close');
+  await erin.page.waitForSelector('#replay', { state: 'detached' });
+  const forged = await watchRecordFile(erin.page, forgedPath);
+  assert.deepEqual([forged.commitment, forged.replay], ['differs', 'differs'], forged.text);
+  assert.deepEqual(erin.errors, [], 'no script errors');
+  await erin.ctx.close();
   await ana.page.click('#play-again');
   for (const p of [ana.page, bruno.page]) await p.waitForFunction(() => document.querySelectorAll('svg.city .asphalt').length === 1 && !document.querySelector('#game-result h2'));
 
@@ -257,7 +311,8 @@ test('two players and a spectator play Big City', async () => {
   for (const p of [ana, bruno, cleo]) await p.ctx.close();
 });
 
-test('a turn-based Big City table in French: a bot stands in for a player who leaves, the reserves survive a restart, My tables', { timeout: 120_000 }, async () => {
+test('a turn-based Big City table in French: a bot stands in for a player who leaves, his webhook hears of his turn, the reserves survive a restart, My tables', { timeout: 120_000 }, async () => {
+  const hook = await startWebhookReceiver();
   const ana = await browser.person();
   const bruno = await browser.person();
   await ana.page.goto(server.url);
@@ -272,6 +327,11 @@ test('a turn-based Big City table in French: a bot stands in for a player who le
   await ana.page.waitForSelector('#timer-summary:has-text("1 j par coup")');
   assert.match((await ana.page.textContent('#timer-summary')) ?? '', /une réserve de 2 j 0 h chacun/);
   await takeSeatFromInvite(bruno.page, links.invite, 'Bruno');
+  // Bruno gives his webhook, in English, from the lobby.
+  await bruno.page.fill('#webhook-url', hook.url);
+  await bruno.page.click('#webhook-save');
+  await bruno.page.waitForSelector('#webhook-state');
+  assert.equal(await ana.page.locator('#webhook-state').count(), 0, 'only he sees it');
   await ana.page.click('#start-button');
   for (const p of [ana.page, bruno.page]) await waitPlaying(p);
   for (const p of [ana.page, bruno.page]) await p.waitForSelector('.seat[data-seat="1"] .badge.bank[data-bank-ms="172800000"]');
@@ -288,6 +348,16 @@ test('a turn-based Big City table in French: a bot stands in for a player who le
     await new Promise((r) => setTimeout(r, 200));
   }
   assert.equal(await ana.page.locator('svg.city .asphalt').count(), 5, 'the starting city: neighborhoods 1 to 5');
+  // When the table came to wait for him again, his webhook was told: which
+  // table, his seat, the time left and the link, and nothing of the cards.
+  // Later turns in the hour go together into the next post.
+  const code = links.invite.split('/t/')[1];
+  const [post] = await hook.waitPosts(1);
+  assert.ok(post, 'a post came');
+  assert.match(post.content, new RegExp(`^Your turn at the Big City table \\((3 d 0 h|2 d 23 h) left\\): /t/${code}$`));
+  assert.equal(post.text, post.content, 'Slack reads the same line');
+  assert.deepEqual(Object.keys(post.citytable[0]).sort(), ['event', 'game', 'link', 'seat', 'table', 'time_left_ms']);
+  assert.deepEqual([post.citytable[0].event, post.citytable[0].game, post.citytable[0].seat, post.citytable[0].table], ['your_turn', 'big-city', 1, code]);
   const version = await ana.page.evaluate(() => /** @type {any} */ (window).citytable.version());
 
   // The server restarts: the game and the reserves are as they were.
@@ -298,7 +368,7 @@ test('a turn-based Big City table in French: a bot stands in for a player who le
 
   // Bruno opens the table again: his seat is his.
   const again = await bruno.ctx.newPage();
-  await again.goto(links.invite);
+  await again.goto(server.url + post.citytable[0].link);
   await waitPlaying(again);
   await again.waitForSelector('#my-hand [data-face]');
   await ana.page.waitForSelector('.seat[data-seat="1"]:not(:has(.badge.stand-in))');
@@ -311,4 +381,5 @@ test('a turn-based Big City table in French: a bot stands in for a player who le
   assert.deepEqual([ana.errors, bruno.errors], [[], []], 'no script errors');
   await ana.ctx.close();
   await bruno.ctx.close();
+  hook.close();
 });

@@ -1,6 +1,10 @@
 // Steps a person takes in the browser, shared by the end-to-end scenarios.
 
+import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { dirname, join } from 'node:path';
 
 /** @typedef {import('playwright-core').Page} Page */
 
@@ -181,4 +185,75 @@ export async function fairChecks(page) {
 export function verifyRecordFile(bin, file) {
   const run = spawnSync(bin, ['verify', file], { encoding: 'utf8' });
   return { code: run.status, out: `${run.stdout}${run.stderr}` };
+}
+
+/**
+ * A webhook receiver on this machine, as a Discord or Slack channel would be:
+ * every post's JSON body, in order.
+ */
+export async function startWebhookReceiver() {
+  /** @type {any[]} */
+  const posts = [];
+  const hook = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c) => (body += c));
+    req.on('end', () => {
+      posts.push(JSON.parse(body));
+      res.writeHead(204).end();
+    });
+  });
+  await new Promise((r) => hook.listen(0, '127.0.0.1', () => r(null)));
+  const port = /** @type {import('node:net').AddressInfo} */ (hook.address()).port;
+  return {
+    url: `http://127.0.0.1:${port}/hook`,
+    posts,
+    /** Waits until `n` posts came (10 s at most) and returns them. */
+    async waitPosts(/** @type {number} */ n) {
+      const deadline = Date.now() + 10_000;
+      while (posts.length < n && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+      return posts;
+    },
+    close: () => hook.close(),
+  };
+}
+
+/**
+ * Downloads the record from the open replay and checks it as anyone would,
+ * with `citytable verify`: the file's name, its commitment (the one shown when
+ * the game started), and a copy whose seed was changed, which must fail.
+ * Returns the record and the paths of the file and its forged copy.
+ * @param {Page} page with the replay open
+ * @param {string} bin the citytable binary
+ * @param {string} game the game's id
+ * @param {string} commitment the seal shown when the game started
+ */
+export async function downloadAndVerifyRecord(page, bin, game, commitment) {
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('#replay-download')]);
+  assert.match(download.suggestedFilename(), new RegExp(`^citytable-${game}-.+\\.json$`));
+  const path = await download.path();
+  const record = JSON.parse(readFileSync(path, 'utf8'));
+  assert.equal(record.game, game);
+  assert.match(record.seed, /^[0-9a-f]{16}$/);
+  assert.equal(record.commitment, commitment, 'the commitment the players were shown');
+  assert.ok(record.outcome, 'the outcome');
+  const verified = verifyRecordFile(bin, path);
+  assert.equal(verified.code, 0, verified.out);
+  assert.match(verified.out, /commitment: matches/);
+  const forgedPath = join(dirname(path), `forged-${game}.json`);
+  writeFileSync(forgedPath, JSON.stringify({ ...record, seed: (BigInt(`0x${record.seed}`) ^ 1n).toString(16).padStart(16, '0') }));
+  const forged = verifyRecordFile(bin, forgedPath);
+  assert.equal(forged.code, 1, forged.out);
+  return { record, path, forgedPath };
+}
+
+/**
+ * From the home page: opens a record file in the replay ("Watch a game
+ * record") and returns its fairness checks.
+ * @param {Page} page on the home page
+ * @param {string} path
+ */
+export async function watchRecordFile(page, path) {
+  await page.setInputFiles('#record-file', path);
+  await page.waitForSelector('#replay');
+  return fairChecks(page);
 }

@@ -3,11 +3,8 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:http';
-import { dirname, join } from 'node:path';
 import { startServer, launchBrowser, shot, serverBin } from '../harness.js';
-import { giveName, createTable, createTableThroughApi, waitPlaying, pageToPlay, errorToast, fairChecks, verifyRecordFile, takeSeatFromInvite } from './helpers.js';
+import { giveName, createTable, createTableThroughApi, waitPlaying, pageToPlay, errorToast, fairChecks, takeSeatFromInvite, downloadAndVerifyRecord, watchRecordFile, startWebhookReceiver } from './helpers.js';
 
 /** @type {Awaited<ReturnType<typeof startServer>>} */
 let server;
@@ -167,24 +164,11 @@ test('two players and a spectator play a whole game of tic-tac-toe', async () =>
   await shot(cleo.page, 'ttt-replay-fair');
 
   // The record downloads as one JSON file: the setup with its seed, salt and
-  // commitment, every move, the outcome; the command line verifies it.
-  const [download] = await Promise.all([cleo.page.waitForEvent('download'), cleo.page.click('#replay-download')]);
-  assert.match(download.suggestedFilename(), /^citytable-tic-tac-toe-.+\.json$/);
-  const recordPath = await download.path();
-  const record = JSON.parse(readFileSync(recordPath, 'utf8'));
+  // commitment, every move, the outcome; the command line verifies it, and
+  // fails a copy whose seed was changed.
+  const { record, path: recordPath, forgedPath } = await downloadAndVerifyRecord(cleo.page, serverBin(), 'tic-tac-toe', sealedAtStart);
   assert.equal(record.entries.length, 5, 'every move');
-  assert.match(record.seed, /^[0-9a-f]{16}$/);
-  assert.equal(record.commitment, sealedAtStart, 'the commitment the players were shown');
-  assert.ok(record.outcome, 'the outcome');
-  const verified = verifyRecordFile(serverBin(), recordPath);
-  assert.equal(verified.code, 0, verified.out);
-  assert.match(verified.out, /commitment: matches/);
   await cleo.page.click('#replay-close');
-  // A copy whose seed was changed fails, in the page and on the command line.
-  const forgedPath = join(dirname(recordPath), 'forged.json');
-  writeFileSync(forgedPath, JSON.stringify({ ...record, seed: (BigInt(`0x${record.seed}`) ^ 1n).toString(16).padStart(16, '0') }));
-  const forged = verifyRecordFile(serverBin(), forgedPath);
-  assert.equal(forged.code, 1, forged.out);
 
   // Someone else watches it from the file, on the home page; a file that is not a
   // record is refused in words.
@@ -193,10 +177,8 @@ test('two players and a spectator play a whole game of tic-tac-toe', async () =>
   await erin.page.setInputFiles('#record-file', { name: 'notes.json', mimeType: 'application/json', buffer: Buffer.from('{"game":"tic-tac-toe"}') });
   assert.match(await errorToast(erin.page), /not a CityTable game record/);
   assert.equal(await erin.page.locator('#replay').count(), 0);
-  await erin.page.setInputFiles('#record-file', recordPath);
-  await erin.page.waitForSelector('#replay');
+  const erinChecks = await watchRecordFile(erin.page, recordPath);
   assert.match((await erin.page.textContent('#replay-counter')) ?? '', /5 of 5/);
-  const erinChecks = await fairChecks(erin.page);
   assert.deepEqual([erinChecks.commitment, erinChecks.seen, erinChecks.replay], ['matches', false, 'matches'], 'Erin never saw the game start');
   const finalMarks = await erin.page.$$eval('#replay .ttt-cell', (els) => els.filter((e) => e.getAttribute('data-owner')).length);
   assert.equal(finalMarks, 5, 'the last step is the final board');
@@ -204,8 +186,7 @@ test('two players and a spectator play a whole game of tic-tac-toe', async () =>
   await erin.page.click('#replay-close');
   await erin.page.waitForSelector('#replay', { state: 'detached' });
   await erin.page.waitForSelector('#record-file');
-  await erin.page.setInputFiles('#record-file', forgedPath);
-  const forgedChecks = await fairChecks(erin.page);
+  const forgedChecks = await watchRecordFile(erin.page, forgedPath);
   // (Tic-tac-toe's seed only picks who starts, so the forged seed may well replay
   // into the same game; the seal is what gives it away. server/tests/fairness.rs
   // shows Big City's and My City's replays parting from a forged seed.)
@@ -565,20 +546,7 @@ test('My tables lists the tables this browser holds seats at, waiting-for-you fi
 });
 
 test('a turn-based table: a day per move with a reserve and a webhook, across a server restart, in French too', async () => {
-  // A webhook receiver, as a Discord or Slack channel would be.
-  /** @type {any[]} */
-  const posts = [];
-  const hook = createServer((req, res) => {
-    let body = '';
-    req.on('data', (c) => (body += c));
-    req.on('end', () => {
-      posts.push(JSON.parse(body));
-      res.writeHead(204).end();
-    });
-  });
-  await new Promise((r) => hook.listen(0, '127.0.0.1', () => r(null)));
-  const hookUrl = `http://127.0.0.1:${/** @type {import('node:net').AddressInfo} */ (hook.address()).port}/hook`;
-
+  const hook = await startWebhookReceiver();
   const ana = await browser.person();
   await ana.page.goto(server.url);
   await giveName(ana.page, 'Ana');
@@ -592,19 +560,19 @@ test('a turn-based table: a day per move with a reserve and a webhook, across a 
   for (const seat of [0, 1]) await ana.page.waitForSelector(`.seat[data-seat="${seat}"] .badge.bank[data-bank-ms="172800000"]`);
   assert.match((await ana.page.textContent('.seat[data-seat="0"] .badge.bank')) ?? '', /reserve 2 d 0 h/);
   await ana.page.waitForFunction(() => /◷ (3 d 0 h|2 d 23 h)/.test(document.querySelector('#timer')?.textContent ?? ''));
-  // Her webhook, in French: only https is taken, unless the server allows http (this one does).
+  // Her webhook, in French: only https is taken, unless the server allows local webhooks (this one does).
   await ana.page.click('#lang-switch');
   await ana.page.fill('#webhook-url', 'ftp://example.com/x');
   await ana.page.click('#webhook-save');
   assert.match(await errorToast(ana.page, /webhook/), /Un webhook est une adresse https/);
-  await ana.page.fill('#webhook-url', hookUrl);
+  await ana.page.fill('#webhook-url', hook.url);
   await ana.page.click('#webhook-save');
   await ana.page.waitForSelector('#webhook-state');
   await ana.page.waitForSelector('#turn-banner.mine');
   await playLowest(ana.page);
   await ana.page.waitForSelector('#turn-banner.mine');
   const version = await ana.page.evaluate(() => /** @type {any} */ (window).citytable.version());
-  assert.equal(posts.length, 0, 'her page is open: no post');
+  assert.equal(hook.posts.length, 0, 'her page is open: no post');
 
   // The server restarts while the table waits for her: the game, its clock
   // and the reserves are as they were, and her webhook is reminded.
@@ -613,8 +581,7 @@ test('a turn-based table: a day per move with a reserve and a webhook, across a 
   for (const seat of [0, 1]) await ana.page.waitForSelector(`.seat[data-seat="${seat}"] .badge.bank[data-bank-ms="172800000"]`);
   await ana.page.waitForFunction(() => /◷ (3 j 0 h|2 j 23 h)/.test(document.querySelector('#timer')?.textContent ?? ''));
   assert.match((await ana.page.textContent('.seat[data-seat="0"] .badge.bank')) ?? '', /réserve 2 j 0 h/);
-  const deadline = Date.now() + 10_000;
-  while (posts.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+  const posts = await hook.waitPosts(1);
   assert.equal(posts.length, 1, 'one reminder');
   const code = links.invite.split('/t/')[1];
   assert.match(posts[0].content, new RegExp(`^À vous de jouer à la table de Tic-tac-toe \\(encore (3 j 0 h|2 j 23 h)\\) : /t/${code}$`));

@@ -107,8 +107,10 @@ export function renderHand(b) {
   if (!b.state) return;
   const v = view(b);
   const seat = b.state.mySeat;
-  if (seat === undefined || b.state.replay) {
+  // A replay seen by a player shows the hand he held.
+  if (seat === undefined) {
     b.els.hand.hidden = true;
+    b.els.hand.replaceChildren();
     return;
   }
   const hv = v.hands.find((hd) => hd.seat === seat);
@@ -118,7 +120,7 @@ export function renderHand(b) {
   const selectable = ui.mode === 'exchange' || ui.mode === 'trade_offer' || ui.mode === 'trade_answer' || ui.mode === 'trade_exchange';
   const covered = new Set(v.cells.filter((c) => c.building !== null && c.building !== undefined).map((c) => c.property));
   b.els.hand.replaceChildren(
-    h('h3', null, t('ui.your_hand'), h('span', { class: 'muted small' }, ` · ${t('ui.cards', { n: cards.length })}`)),
+    h('h3', null, b.state.replay ? t('ui.hand_of', { name: seatName(b, seat) }) : t('ui.your_hand'), h('span', { class: 'muted small' }, ` · ${t('ui.cards', { n: cards.length })}`)),
     h(
       'div',
       { class: 'hand-cards', id: 'my-hand' },
@@ -195,7 +197,7 @@ export function renderOthers(b) {
   const ui = b.ui;
   if (!b.state) return;
   const v = view(b);
-  const me = b.state.replay ? undefined : b.state.mySeat;
+  const me = b.state.mySeat;
   b.els.others.replaceChildren(
     h('h3', null, t('ui.score_track')),
     scoreTrack(b, v),
