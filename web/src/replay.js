@@ -30,19 +30,16 @@ export function replayViews(record) {
 }
 
 /**
- * Each seat's views in a record, when it has hidden information (some seat
- * ever saw more than the public view and its own seat number): each is the
- * public view with what the seat saw beyond it patched in (PROTOCOL.md,
- * "Records").
+ * Each seat's views in a record: the public view with what the seat saw
+ * beyond it patched in (PROTOCOL.md, `GET /api/tables/{code}/record`).
  * @param {{ seat_views?: { first: unknown[], patches: unknown[][] }[] }} record
  * @returns {((seat: number, publicView: any, step: number) => any) | null} the
  *   view of `seat` after `step` entries, given the public view after them
+ *   (null for a record without seat views)
  */
 export function seatViews(record) {
   const views = record.seat_views;
-  const beyondSeat = (/** @type {any} */ op) => op?.path !== '/viewer' && op?.path !== '/seat';
-  const hidden = views?.some((v) => v.first.some(beyondSeat) || v.patches.some((p) => p.length > 0));
-  if (!views || !hidden) return null;
+  if (!views) return null;
   const own = views.map((v) => replayViews({ first_view: v.first, patches: v.patches }));
   return (seat, publicView, step) => applyPatch(structuredClone(publicView), own[seat](step));
 }

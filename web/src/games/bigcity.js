@@ -25,6 +25,7 @@ registerGame({
   name: () => t('bc.name'),
   blurb: () => t('bc.blurb'),
   createBoard: createBigCityBoard,
+  replaySeats: true,
   optionFields(options) {
     return ['single_streetcar_line', 'limited_streetcar_line', 'limited_card_drawing', 'useless_must_be_exchanged', 'trade_cards']
       .filter((key) => key in (options ?? {}))

@@ -67,6 +67,8 @@ import { buildingCities } from './buildingcities.js';
  *   when they narrow the game's range (a solo mode)
  * @property {(view: any, mine: boolean, seats: SeatLook[]) => string | null} [banner] what the
  *   table waits for, when "your turn" / "Ana's turn" would not say it (an objection window)
+ * @property {boolean} [replaySeats] the board shows, in a replay seen by a seat (`mySeat`), what
+ *   that seat held (its hand): the replay then offers to be seen by each player
  */
 
 /** @type {Record<string, GameUI>} */

@@ -61,8 +61,9 @@ function create(ctx, ui, first) {
   const looks = record.names.map((name, seat) => ({ seat, name: replayName(name, seat), color: seatColor(seat) }));
   const board = ui.createBoard({ send: () => {}, askLegal: () => {}, warn: () => {} });
   const viewAt = replayViews(record);
-  // Whose view is shown: the public one (undefined) or a seat's, hand included.
-  const seatViewAt = seatViews(record);
+  // Whose view is shown: the public one (undefined) or a seat's, hand included,
+  // where the game's board shows it.
+  const seatViewAt = ui.replaySeats ? seatViews(record) : null;
   /** @type {number | undefined} */
   let seenBy;
   const last = record.patches.length;

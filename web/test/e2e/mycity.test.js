@@ -8,8 +8,8 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, shot } from '../harness.js';
-import { giveName, createTable, createTableThroughApi, waitPlaying, recordFrames, fairChecks, errorToast, takeSeatFromInvite } from './helpers.js';
+import { startServer, launchBrowser, shot, serverBin } from '../harness.js';
+import { giveName, createTable, createTableThroughApi, waitPlaying, recordFrames, fairChecks, errorToast, takeSeatFromInvite, downloadAndVerifyRecord, watchRecordFile, startWebhookReceiver } from './helpers.js';
 
 /** @typedef {import('playwright-core').Page} Page */
 
@@ -26,7 +26,8 @@ let browser;
 
 before(async () => {
   // A player gone on his decision gets the table's stand-in after 1.5 s (30 s by default).
-  server = await startServer({ LEFT_GRACE_MS: '1500' });
+  // Webhooks may post to this machine, where the tests' receiver listens.
+  server = await startServer({ LEFT_GRACE_MS: '1500', WEBHOOK_ALLOW_LOCAL: '1' });
   browser = await launchBrowser();
 });
 
@@ -194,6 +195,10 @@ test('a 3-seat My City table: hidden decisions, timer, reconnection, final scori
     await p.waitForSelector('.mc #mc-card');
   }
   await ana.page.waitForSelector('#timer:not(:empty)');
+  // Everyone is shown the same seal of the game's shuffles.
+  const sealed = (await cleo.page.getAttribute('#fair', 'data-commitment')) ?? '';
+  assert.match(sealed, /^[0-9a-f]{64}$/);
+  assert.equal(await bruno.page.getAttribute('#fair', 'data-commitment'), sealed);
   assert.equal(await cleo.page.locator('#mc-board').count(), 0, 'a spectator has no map of his own');
   assert.equal(await cleo.page.locator('#mc-others .mc-other').count(), 3, 'a spectator sees the three cities');
   assert.equal(await bruno.page.locator('#mc-others .mc-other').count(), 2, 'a player sees the two other cities');
@@ -314,7 +319,22 @@ test('a 3-seat My City table: hidden decisions, timer, reconnection, final scori
   await ana.page.waitForFunction(() => document.querySelectorAll('#replay .mc-other .building').length === 0);
   assert.equal(await ana.page.locator('#replay .mc-other').count(), 3, 'the replay shows the three cities');
   assert.equal(await ana.page.locator('#replay #mc-board, #replay #mc-actions').count(), 0, 'nothing to play in a replay');
+  // The record downloads as one file that the command line verifies, and a
+  // copy whose seed was changed fails; from the file, the home page replays it.
+  const { record, path: recordPath, forgedPath } = await downloadAndVerifyRecord(ana.page, serverBin(), 'my-city', sealed);
+  assert.equal(record.seat_views.length, 3, "every seat's views");
   await ana.page.click('#replay-close');
+  const dana = await browser.person();
+  await dana.page.goto(server.url);
+  const fromFile = await watchRecordFile(dana.page, recordPath);
+  assert.deepEqual([fromFile.commitment, fromFile.seen, fromFile.replay], ['matches', false, 'matches'], fromFile.text);
+  assert.equal(await dana.page.locator('#replay .mc-other').count(), 3);
+  await dana.page.click('#replay-close');
+  await dana.page.waitForSelector('#replay', { state: 'detached' });
+  const forged = await watchRecordFile(dana.page, forgedPath);
+  assert.deepEqual([forged.commitment, forged.replay], ['differs', 'differs'], forged.text);
+  assert.deepEqual(dana.errors, [], 'no script errors');
+  await dana.ctx.close();
 
   // In French.
   await cleo.page.click('#lang-switch');
@@ -457,4 +477,68 @@ test('a bot stands in for a player who leaves, round after round, until he opens
   assert.deepEqual(ana.errors, [], 'no script errors');
   await ana.ctx.close();
   await bruno.ctx.close();
+});
+
+test('a turn-based My City table in French: the webhook of a player away reminds him after a restart, and its link brings him back', { timeout: 120_000 }, async () => {
+  const hook = await startWebhookReceiver();
+  const ana = await browser.person();
+  const bruno = await browser.person();
+  await ana.page.goto(server.url);
+  await giveName(ana.page, 'Ana');
+  const links = await createTable(ana.page, { game: 'my-city', seats: 2, timer: 86_400 });
+  assert.match((await ana.page.textContent('#timer-summary')) ?? '', /1 d per move \(turn-based\)/);
+  await bruno.page.goto(server.url);
+  await bruno.page.click('#lang-switch');
+  await takeSeatFromInvite(bruno.page, links.invite, 'Bruno');
+  // Bruno gives his webhook, in French.
+  await bruno.page.fill('#webhook-url', hook.url);
+  await bruno.page.click('#webhook-save');
+  await bruno.page.waitForSelector('#webhook-state');
+  assert.match((await bruno.page.textContent('#webhook-state')) ?? '', /Votre webhook est prévenu/);
+  await ana.page.click('#start-button');
+  for (const p of [ana.page, bruno.page]) {
+    await waitPlaying(p);
+    await p.waitForSelector('.mc #mc-card');
+  }
+
+  // Bruno closes his page; Ana decides: the round waits for him alone, and
+  // his webhook is told, in French.
+  await bruno.page.close();
+  await ana.page.waitForSelector('.seat[data-seat="1"] .badge.gone');
+  assert.equal(hook.posts.length, 0, 'the round began while his page was open: no post yet');
+  await placeBuilding(ana.page);
+  await ana.page.waitForSelector('#mc-pending');
+  const code = links.invite.split('/t/')[1];
+  const yourTurn = new RegExp(`^À vous de jouer à la table de My City \\(encore (3 j 0 h|2 j 23 h)\\) : /t/${code}$`);
+  const [told] = await hook.waitPosts(1);
+  assert.ok(told, 'a post came');
+  assert.match(told.content, yourTurn);
+  assert.deepEqual([told.citytable[0].event, told.citytable[0].game, told.citytable[0].seat], ['your_turn', 'my-city', 1]);
+  const version = await ana.page.evaluate(() => /** @type {any} */ (window).citytable.version());
+
+  // The server restarts: Ana's hidden decision is still hers, the clock is a
+  // day and the reserve, and Bruno's webhook is reminded.
+  await server.restart();
+  await ana.page.waitForFunction((v) => document.body.dataset.conn === 'open' && /** @type {any} */ (window).citytable.version() === v, version, { timeout: 20_000 });
+  await ana.page.waitForSelector('#mc-pending');
+  await ana.page.waitForFunction(() => /◷ (3 d 0 h|2 d 23 h)/.test(document.querySelector('#timer')?.textContent ?? ''));
+  const post = (await hook.waitPosts(2))[1];
+  assert.ok(post, 'a reminder came');
+  assert.match(post.content, yourTurn);
+  assert.deepEqual(Object.keys(post.citytable[0]).sort(), ['event', 'game', 'link', 'seat', 'table', 'time_left_ms'], 'nothing of the decisions');
+
+  // The link in the post brings him back to his seat; his decision reveals the round.
+  const again = await bruno.ctx.newPage();
+  await again.goto(server.url + post.citytable[0].link);
+  await waitPlaying(again);
+  await again.waitForSelector('.seat.me[data-seat="1"]');
+  assert.match((await again.textContent('#mc-prompt')) ?? '', /./);
+  await placeBuilding(again);
+  for (const p of [ana.page, again]) await waitRound(p, 2);
+  assert.equal(await again.locator('.mc-other[data-seat="0"] .building').count(), 1, "after the reveal he sees Ana's building");
+  assert.equal(hook.posts.length, 2, 'he was back: no other post');
+  assert.deepEqual([ana.errors, bruno.errors], [[], []], 'no script errors');
+  await ana.ctx.close();
+  await bruno.ctx.close();
+  hook.close();
 });
