@@ -171,14 +171,16 @@ pub struct GameRecord {
     pub outcome: Option<Outcome>,
 }
 
-/// One seat's views through a record, by what they add to the public ones: the
+/// One seat's views through a record, by its private overlay on the public view
+/// (`engine::Game::Private`: a hand's faces, a decision not yet revealed): the
 /// seat's view after `k` entries is the public view after `k` entries with the
-/// JSON Patch `own(k)` applied, where `own(0)` is `first` and `own(k)` is
-/// `own(k - 1)` patched by `patches[k - 1]` (a patch of the patch, mostly
-/// empty: it changes when what only the seat sees does).
+/// overlay after `k` entries laid over it (an object of the overlay over the
+/// object, or the array by indices, at the same place; any other value
+/// replaces what is there). `first` is the first overlay and `patches[k]` the
+/// JSON Patch from the overlay before entry `k` to the one after it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
 pub struct SeatViews {
-    #[ts(type = "unknown[]")]
+    #[ts(type = "unknown")]
     pub first: Value,
     #[ts(type = "unknown[][]")]
     pub patches: Vec<Value>,

@@ -41,6 +41,21 @@ impl AddressBudget {
             .or_insert_with(|| Bucket::new(self.burst, self.per_minute / 60.0))
             .take()
     }
+
+    /// Charges `ip` `tokens` more for what a request it was let through went on
+    /// to cost: the bucket may go below empty, and takes nothing until it has
+    /// refilled past that.
+    pub fn charge(&self, ip: IpAddr, tokens: f64) {
+        if self.per_minute <= 0.0 {
+            return;
+        }
+        if let Ok(mut buckets) = self.buckets.lock() {
+            buckets
+                .entry(ip)
+                .or_insert_with(|| Bucket::new(self.burst, self.per_minute / 60.0))
+                .charge(tokens);
+        }
+    }
 }
 
 /// A token bucket: `burst` tokens, refilled at `per_second`.
@@ -77,15 +92,56 @@ impl Bucket {
 
     /// Takes a token if there is one.
     pub fn take(&mut self) -> bool {
-        let now = Instant::now();
-        let refill = now.duration_since(self.at).as_secs_f64() * self.per_second;
-        self.tokens = (self.tokens + refill).min(self.burst);
-        self.at = now;
+        self.refill();
         if self.tokens >= 1.0 {
             self.tokens -= 1.0;
             true
         } else {
             false
         }
+    }
+
+    /// Takes `tokens` whether or not they are there (see [`AddressBudget::charge`]).
+    pub fn charge(&mut self, tokens: f64) {
+        self.refill();
+        self.tokens -= tokens.max(0.0);
+    }
+
+    fn refill(&mut self) {
+        let now = Instant::now();
+        let refill = now.duration_since(self.at).as_secs_f64() * self.per_second;
+        self.tokens = (self.tokens + refill).min(self.burst);
+        self.at = now;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    /// What a request went on to cost is taken too: past the burst, nothing
+    /// more until the bucket has refilled past the charge.
+    #[tokio::test(start_paused = true)]
+    async fn a_charge_holds_the_address_back_until_refilled() {
+        let budget = AddressBudget::new(3.0, 60.0);
+        let ip: IpAddr = [10, 0, 0, 1].into();
+        let other: IpAddr = [10, 0, 0, 2].into();
+        assert!(budget.take(ip));
+        budget.charge(ip, 4.5);
+        assert!(!budget.take(ip), "2 - 4.5 tokens");
+        assert!(budget.take(other), "another address is not charged");
+        tokio::time::advance(Duration::from_secs(3)).await;
+        assert!(!budget.take(ip), "-2.5 + 3 tokens");
+        tokio::time::advance(Duration::from_secs(1)).await;
+        assert!(budget.take(ip), "-2.5 + 4 tokens");
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn an_unlimited_budget_charges_nothing() {
+        let budget = AddressBudget::new(1.0, 0.0);
+        let ip: IpAddr = [10, 0, 0, 1].into();
+        budget.charge(ip, 100.0);
+        assert!(budget.take(ip));
     }
 }

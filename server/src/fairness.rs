@@ -3,22 +3,25 @@
 //! both once it is over. [`check_record`] is the check anyone can run on a
 //! record (`citytable verify`, `POST /api/records/verify`): the seed is the one
 //! committed to, and replaying it with the record's moves gives every view the
-//! record shows, the public one and each seat's own (its hand, its draws), so
-//! every card, tile and draw dealt came from that seed.
+//! record shows, the public one and each seat's private overlay (its hand, its
+//! draws), so every card, tile and draw dealt came from that seed.
 
 use engine::{Outcome, Seat, Viewer};
 use protocol::RawJson;
 use protocol::api::{CommitmentCheck, ReplayCheck};
 use serde::Deserialize;
 use serde_json::Value;
+use serde_json::value::RawValue;
 use sha2::{Digest, Sha256};
 use uuid::Uuid;
 
 use crate::games::{Registry, SetupDoc};
 
 /// The largest record `check_record` is given by the API (`POST
-/// /api/records/verify`).
-pub const MAX_RECORD_BYTES: usize = 4 << 20;
+/// /api/records/verify`): a long Building Cities game with four players' hands
+/// and palettes takes several MiB. Its patches are read one at a time as the
+/// check goes, so a check holds little more than the record's text.
+pub const MAX_RECORD_BYTES: usize = 16 << 20;
 
 /// A new salt: 16 bytes from the system's random source, as 32 hex digits.
 pub fn new_salt() -> String {
@@ -73,21 +76,22 @@ struct Record {
     first_seat: Option<u8>,
     #[serde(default)]
     names: Vec<String>,
-    entries: Vec<Box<serde_json::value::RawValue>>,
+    entries: Vec<Box<RawValue>>,
     first_view: Value,
-    patches: Vec<json_patch::Patch>,
+    /// Read one at a time as the check goes (a record's patches, decoded all
+    /// at once, would take several times its text).
+    patches: Vec<Box<RawValue>>,
     #[serde(default)]
     seat_views: Option<Vec<SeatViews>>,
     #[serde(default)]
     outcome: Option<Outcome>,
 }
 
-/// One seat's views in a record (`protocol::api::SeatViews`): what they add to
-/// the public ones.
+/// One seat's private overlays in a record (`protocol::api::SeatViews`).
 #[derive(Deserialize)]
 struct SeatViews {
     first: Value,
-    patches: Vec<json_patch::Patch>,
+    patches: Vec<Box<RawValue>>,
 }
 
 #[derive(Deserialize)]
@@ -152,42 +156,44 @@ fn replay(games: &Registry, record: &Record, seed: u64) -> ReplayCheck {
     let Ok(mut state) = kind.start(&setup) else {
         return ReplayCheck::BadSetup;
     };
-    // What each seat's view adds to the public one, as the record says.
-    let mut own: Vec<(Seat, Value, &[json_patch::Patch])> = Vec::new();
+    // Each seat's private overlay on the public view, as the record says. The
+    // game guarantees that a seat's view is the public one with its overlay
+    // laid over it (`engine::Game::Private`), so the overlays are compared.
+    let mut overlays: Vec<(Seat, Value, &[Box<RawValue>])> = Vec::new();
     match &record.seat_views {
         Some(views) if views.len() == usize::from(record.seats) => {
             for (seat, views) in (0..record.seats).zip(views) {
-                own.push((seat, views.first.clone(), &views.patches));
+                overlays.push((seat, views.first.clone(), &views.patches));
             }
         }
         // Without a commitment (an older record) the public views are all there is.
         None if record.commitment.is_none() => {}
         _ => return ReplayCheck::NoSeatViews,
     }
-    let sees = |state: &dyn crate::games::ErasedGame, viewer: Viewer, view: &Value| {
-        serde_json::from_str::<Value>(&state.view_json(viewer)).is_ok_and(|v| &v == view)
+    let same = |text: String, shown: &Value| {
+        serde_json::from_str::<Value>(&text).is_ok_and(|v| &v == shown)
     };
-    // Every viewer's view at one step: the public one, then each seat's.
-    let check =
-        |state: &dyn crate::games::ErasedGame, public: &Value, own: &[(Seat, Value, _)], step| {
-            if !sees(state, Viewer::Spectator, public) {
-                return Err(ReplayCheck::ViewDiffers { step, seat: None });
-            }
-            for (seat, patch, _) in own {
-                let mut view = public.clone();
-                let shown = serde_json::from_value::<json_patch::Patch>(patch.clone())
-                    .is_ok_and(|patch| json_patch::patch(&mut view, &patch).is_ok());
-                if !shown || !sees(state, Viewer::Seat(*seat), &view) {
-                    return Err(ReplayCheck::ViewDiffers {
-                        step,
-                        seat: Some(*seat),
-                    });
-                }
-            }
-            Ok(())
-        };
+    // Every view at one step: the public one, then each seat's overlay.
+    let check = |state: &dyn crate::games::ErasedGame,
+                 public: &Value,
+                 overlays: &[(Seat, Value, _)],
+                 step| {
+        if !same(state.view_json(Viewer::Spectator), public) {
+            return Err(ReplayCheck::ViewDiffers { step, seat: None });
+        }
+        match overlays
+            .iter()
+            .find(|(seat, overlay, _)| !same(state.private_view_json(*seat), overlay))
+        {
+            Some((seat, ..)) => Err(ReplayCheck::ViewDiffers {
+                step,
+                seat: Some(*seat),
+            }),
+            None => Ok(()),
+        }
+    };
     let mut public = record.first_view.clone();
-    if let Err(differs) = check(state.as_ref(), &public, &own, 0) {
+    if let Err(differs) = check(state.as_ref(), &public, &overlays, 0) {
         return differs;
     }
     for (index, (entry, patch)) in record.entries.iter().zip(&record.patches).enumerate() {
@@ -200,21 +206,18 @@ fn replay(games: &Registry, record: &Record, seed: u64) -> ReplayCheck {
         };
         state = applied.state;
         let step = number.saturating_add(1);
-        if json_patch::patch(&mut public, patch).is_err() {
+        if !patched(&mut public, Some(patch)) {
             return ReplayCheck::ViewDiffers { step, seat: None };
         }
-        for (seat, patch, patches) in &mut own {
-            let changed = patches
-                .get(index)
-                .is_some_and(|p| json_patch::patch(patch, p).is_ok());
-            if !changed {
+        for (seat, overlay, patches) in &mut overlays {
+            if !patched(overlay, patches.get(index).map(|p| &**p)) {
                 return ReplayCheck::ViewDiffers {
                     step,
                     seat: Some(*seat),
                 };
             }
         }
-        if let Err(differs) = check(state.as_ref(), &public, &own, step) {
+        if let Err(differs) = check(state.as_ref(), &public, &overlays, step) {
             return differs;
         }
     }
@@ -224,6 +227,14 @@ fn replay(games: &Registry, record: &Record, seed: u64) -> ReplayCheck {
     ReplayCheck::Matches {
         entries: u32::try_from(record.entries.len()).unwrap_or(u32::MAX),
     }
+}
+
+/// Applies a record's patch, read now, to `doc`; `false` when it is not a JSON
+/// Patch that applies (or there is none).
+fn patched(doc: &mut Value, patch: Option<&RawValue>) -> bool {
+    patch
+        .and_then(|raw| serde_json::from_str::<json_patch::Patch>(raw.get()).ok())
+        .is_some_and(|patch| json_patch::patch(doc, &patch).is_ok())
 }
 
 /// What `citytable verify` prints for a check, line by line, and whether all

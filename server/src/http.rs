@@ -407,8 +407,9 @@ async fn record(
 }
 
 /// Checks an uploaded game record (`fairness.rs`): the same check as
-/// `citytable verify`, for the replay page. It spends the address's record
-/// budget, since it replays a whole game.
+/// `citytable verify`, for the replay page. It replays a whole game, so it
+/// spends one of the address's record fetches, and one more per second the
+/// check took: a long game's record costs its address more.
 async fn verify_record(
     State(app): State<AppState>,
     client: ClientAddr,
@@ -423,7 +424,10 @@ async fn verify_record(
         return Err(ApiErr::rate_limited());
     }
     match app.0.records.check(&app.0.games, body).await {
-        Ok(check) => Ok(Json(check)),
+        Ok((check, took)) => {
+            app.charge_record_check(client.0, took);
+            Ok(Json(check))
+        }
         Err(CheckError::Busy) => Err(ApiErr::try_again()),
         Err(CheckError::TooLarge) => Err(ApiErr(
             StatusCode::PAYLOAD_TOO_LARGE,

@@ -35,7 +35,7 @@ mod lookup;
 pub mod metrics;
 mod my_tables;
 pub mod notify;
-mod records;
+pub mod records;
 pub mod refusal;
 pub mod room;
 pub mod typegen;
@@ -508,6 +508,11 @@ impl AppState {
     /// megabytes to send, and a person watches a replay now and then.
     fn may_fetch_record(&self, ip: IpAddr) -> bool {
         self.0.record_fetches.take(ip)
+    }
+
+    /// Charges the address's record budget a fetch per second a record's check took.
+    fn charge_record_check(&self, ip: IpAddr, took: Duration) {
+        self.0.record_fetches.charge(ip, took.as_secs_f64());
     }
 
     /// Takes one "my tables" ask from the address's budget.

@@ -4,10 +4,10 @@
 //! A record carries the first public view and, per log entry, the JSON Patch to
 //! the next one (the same diff the fan-out sends), so its size follows what
 //! changed, not the length of the game times the size of a view. Each seat's own
-//! view is carried by what it adds to the public one (a patch from the public
-//! view to the seat's, and per entry how that patch changed), so a record shows
-//! what every player was dealt, to be checked against the revealed seed, for
-//! little more than the size of the hands. Building one
+//! view is carried the same way by its private overlay on the public one
+//! ([`engine::Game::Private`]: a hand's faces, a decision not yet revealed), so a
+//! record shows what every player was dealt, to be checked against the revealed
+//! seed, for little more than the size of the hands. Building one
 //! replays the whole game: it runs on the blocking pool, one build at a time,
 //! and the finished text is shared by every request for it until the budget
 //! pushes it out.
@@ -115,9 +115,14 @@ impl Records {
     }
 
     /// Reads an uploaded record and checks it (`fairness::check_record`) on the
-    /// blocking pool. Refused at once when `CHECKS_AT_ONCE` are running, so a
-    /// slow upload holds one place, never the record builds.
-    pub async fn check(&self, games: &Registry, body: Body) -> Result<RecordCheck, CheckError> {
+    /// blocking pool; the check, and how long it took (what the client is
+    /// charged). Refused at once when `CHECKS_AT_ONCE` are running, so a slow
+    /// upload holds one place, never the record builds.
+    pub async fn check(
+        &self,
+        games: &Registry,
+        body: Body,
+    ) -> Result<(RecordCheck, Duration), CheckError> {
         let _place = self.checking.try_acquire().map_err(|_| CheckError::Busy)?;
         let text = tokio::time::timeout(
             CHECK_READ_TIMEOUT,
@@ -127,10 +132,14 @@ impl Records {
         .map_err(|_| CheckError::TooLarge)?
         .map_err(|_| CheckError::TooLarge)?;
         let games = games.clone();
-        tokio::task::spawn_blocking(move || fairness::check_record(&games, &text))
-            .await
-            .map_err(|e| CheckError::NotARecord(e.to_string()))?
-            .map_err(CheckError::NotARecord)
+        tokio::task::spawn_blocking(move || {
+            let started = std::time::Instant::now();
+            let check = fairness::check_record(&games, &text);
+            check.map(|check| (check, started.elapsed()))
+        })
+        .await
+        .map_err(|e| CheckError::NotARecord(e.to_string()))?
+        .map_err(CheckError::NotARecord)
     }
 
     /// The record of the table's latest game, as JSON text.
@@ -210,44 +219,42 @@ struct RecordText<'a> {
     entries: &'a [RawJson],
     first_view: Box<RawValue>,
     patches: Vec<Box<RawValue>>,
-    seat_views: Vec<OwnText>,
+    seat_views: Vec<OverlaysText>,
     #[serde(skip_serializing_if = "Option::is_none")]
     outcome: Option<engine::Outcome>,
 }
 
-/// One seat's views through the game (`protocol::api::SeatViews`): `first`, the
-/// patch from the first public view to the seat's, then per entry the patch to
-/// that patch's next value.
+/// One seat's private overlays through the game (`protocol::api::SeatViews`):
+/// the first, then per entry the JSON Patch to the next.
 #[derive(Serialize)]
-struct OwnText {
+struct OverlaysText {
     first: Box<RawValue>,
     patches: Vec<Box<RawValue>>,
     #[serde(skip)]
-    own: ViewJson,
+    last: ViewJson,
 }
 
-impl OwnText {
-    fn new(public: &ViewJson, seat: &str, entries: usize) -> Result<OwnText, String> {
-        let own = diff(public, &ViewJson::new(seat.to_owned()));
-        Ok(OwnText {
-            first: RawValue::from_string(own.clone()).map_err(|e| e.to_string())?,
+impl OverlaysText {
+    fn new(first: String, entries: usize) -> Result<OverlaysText, String> {
+        Ok(OverlaysText {
+            first: RawValue::from_string(first.clone()).map_err(|e| e.to_string())?,
             patches: Vec::with_capacity(entries),
-            own: ViewJson::new(own),
+            last: ViewJson::new(first),
         })
     }
 
-    /// Adds the change to what the seat's view adds to `public` after the next entry.
-    fn push(&mut self, public: &ViewJson, seat: String) -> Result<(), String> {
-        let own = ViewJson::new(diff(public, &ViewJson::new(seat)));
-        let patch = RawValue::from_string(diff(&self.own, &own)).map_err(|e| e.to_string())?;
+    /// Adds the patch to `overlay`, the seat's overlay after the next entry.
+    fn push(&mut self, overlay: String) -> Result<(), String> {
+        let overlay = ViewJson::new(overlay);
+        let patch = RawValue::from_string(diff(&self.last, &overlay)).map_err(|e| e.to_string())?;
         self.patches.push(patch);
-        self.own = own;
+        self.last = overlay;
         Ok(())
     }
 }
 
 /// Replays a game and writes its record; `None` if the game is not over.
-fn build(
+pub fn build(
     kind: &dyn GameKind,
     game: &str,
     setup: &Value,
@@ -261,7 +268,7 @@ fn build(
     let mut patches = Vec::with_capacity(entries.len());
     let mut seat_views = seats
         .clone()
-        .map(|seat| OwnText::new(&public, &state.view_json(Viewer::Seat(seat)), entries.len()))
+        .map(|seat| OverlaysText::new(state.private_view_json(seat), entries.len()))
         .collect::<Result<Vec<_>, _>>()?;
     for (seq, entry) in entries.iter().enumerate() {
         state = state
@@ -272,8 +279,8 @@ fn build(
         let patch = RawValue::from_string(diff(&public, &view)).map_err(|e| e.to_string())?;
         patches.push(patch);
         public = view;
-        for (seat, own) in seats.clone().zip(&mut seat_views) {
-            own.push(&public, state.view_json(Viewer::Seat(seat)))?;
+        for (seat, overlays) in seats.clone().zip(&mut seat_views) {
+            overlays.push(state.private_view_json(seat))?;
         }
     }
     let Some(outcome) = state.outcome() else {

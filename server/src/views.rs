@@ -181,7 +181,7 @@ pub fn diff_into(ops: &mut Ops, old: &ViewJson, new: &ViewJson) {
             merge_fields(ops, &mut String::new(), old_fields, new_fields);
         }
         _ if old.text == new.text => {}
-        _ => value_diff(ops, &mut String::new(), &old.text, &new.text),
+        _ => ops.push("replace", "", Some(&new.text)),
     }
 }
 

@@ -30,9 +30,9 @@ export function replayViews(record) {
 }
 
 /**
- * Each seat's views in a record: the public view with what the seat saw
- * beyond it patched in (PROTOCOL.md, `GET /api/tables/{code}/record`).
- * @param {{ seat_views?: { first: unknown[], patches: unknown[][] }[] }} record
+ * Each seat's views in a record: the public view with the seat's private
+ * overlay laid over it (PROTOCOL.md, `GET /api/tables/{code}/record`).
+ * @param {{ seat_views?: { first: unknown, patches: unknown[][] }[] }} record
  * @returns {((seat: number, publicView: any, step: number) => any) | null} the
  *   view of `seat` after `step` entries, given the public view after them
  *   (null for a record without seat views)
@@ -40,6 +40,24 @@ export function replayViews(record) {
 export function seatViews(record) {
   const views = record.seat_views;
   if (!views) return null;
-  const own = views.map((v) => replayViews({ first_view: v.first, patches: v.patches }));
-  return (seat, publicView, step) => applyPatch(structuredClone(publicView), own[seat](step));
+  const overlays = views.map((v) => replayViews({ first_view: v.first, patches: v.patches }));
+  return (seat, publicView, step) => layOver(structuredClone(publicView), overlays[seat](step));
+}
+
+/**
+ * `overlay` laid over `base` as a game's private overlay is on its public view
+ * (`engine::Game::Private`): an object over the object, or the array by
+ * indices, at the same place; any other value replaces what is there.
+ * @param {any} base changed in place where it is an object or array
+ * @param {any} overlay
+ * @returns {any} the view
+ */
+export function layOver(base, overlay) {
+  const isObject = (/** @type {any} */ v) => v !== null && typeof v === 'object';
+  if (!isObject(overlay) || Array.isArray(overlay) || !isObject(base)) return overlay;
+  for (const [key, value] of Object.entries(overlay)) {
+    const at = Array.isArray(base) ? Number(key) : key;
+    base[at] = layOver(base[at], value);
+  }
+  return base;
 }

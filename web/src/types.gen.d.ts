@@ -1216,7 +1216,7 @@ export type ReplayCheck = { "result": "matches", entries: number, } | { "result"
 
 export type SeatInfo = { seat: number, occupant: Occupant, };
 
-export type SeatViews = { first: unknown[], patches: unknown[][], };
+export type SeatViews = { first: unknown, patches: unknown[][], };
 
 export type ServerMsg = { "type": "welcome", you: You, table: TableInfo, } | { "type": "table", table: TableInfo, } | { "type": "snapshot", game: GameSnapshot, } | { "type": "update", version: number, 
 /**

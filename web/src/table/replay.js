@@ -272,7 +272,7 @@ export function asRecord(data) {
       (Array.isArray(r.seat_views) &&
         r.seat_views.length === r.names.length &&
         r.seat_views.every(
-          (/** @type {any} */ v) => v && Array.isArray(v.first) && Array.isArray(v.patches) && v.patches.length === r.entries.length && v.patches.every((/** @type {unknown} */ p) => Array.isArray(p)),
+          (/** @type {any} */ v) => v && typeof v === 'object' && 'first' in v && Array.isArray(v.patches) && v.patches.length === r.entries.length && v.patches.every((/** @type {unknown} */ p) => Array.isArray(p)),
         )));
   if (!ok) return null;
   try {
