@@ -84,6 +84,25 @@ async fn play(client: &mut Client, id: u64) {
 
 const INTERVAL: Duration = Duration::from_secs(2);
 
+/// A turn-based tic-tac-toe table of Ana's (`turn_seconds` a move and a reserve
+/// of `bank_seconds`): its invite code, Ana's seat token and Ana, joined.
+async fn turn_based_table(
+    srv: &TestServer,
+    turn_seconds: u32,
+    bank_seconds: u32,
+) -> (String, String, Client) {
+    let (invite, _, ana_token) = srv
+        .create_table_with(json!({
+            "game": "tic-tac-toe",
+            "name": "Ana",
+            "settings": {"seats": 2, "options": {}, "turn_seconds": turn_seconds, "time_bank_seconds": bank_seconds,
+                         "spectators_allowed": true, "public": false}
+        }))
+        .await;
+    let ana = srv.join(&invite, "Ana", Some(&ana_token)).await;
+    (invite, ana_token, ana)
+}
+
 /// Bo closes his connection; returns once the table (as `host` sees it) shows
 /// seat 1 without a page open.
 async fn leave(bo: Client, host: &mut Client) {
@@ -107,15 +126,7 @@ async fn a_player_away_from_a_turn_based_table_hears_of_his_turn() {
     let (addr, got) = receiver().await;
     let hook = format!("http://{addr}/hook");
     let srv = TestServer::start_config(&db, config()).await;
-    let (invite, _, ana_token) = srv
-        .create_table_with(json!({
-            "game": "tic-tac-toe",
-            "name": "Ana",
-            "settings": {"seats": 2, "options": {}, "turn_seconds": 86_400, "time_bank_seconds": 172_800,
-                         "spectators_allowed": true, "public": false}
-        }))
-        .await;
-    let mut ana = srv.join(&invite, "Ana", Some(&ana_token)).await;
+    let (invite, ana_token, mut ana) = turn_based_table(&srv, 86_400, 172_800).await;
     let mut bo = srv.join(&invite, "Bo", None).await;
     let bo_token = bo.take_seat(1).await;
     // Only an https URL, or http where the server allows it.
@@ -237,15 +248,7 @@ async fn a_player_hears_when_his_reserve_starts_to_run() {
         },
     )
     .await;
-    let (invite, _, ana_token) = srv
-        .create_table_with(json!({
-            "game": "tic-tac-toe",
-            "name": "Ana",
-            "settings": {"seats": 2, "options": {}, "turn_seconds": 5, "time_bank_seconds": 60,
-                         "spectators_allowed": true, "public": false}
-        }))
-        .await;
-    let mut ana = srv.join(&invite, "Ana", Some(&ana_token)).await;
+    let (invite, _, mut ana) = turn_based_table(&srv, 5, 60).await;
     let mut bo = srv.join(&invite, "Bo", None).await;
     bo.take_seat(1).await;
     bo.send(&json!({"type": "set_webhook", "url": format!("http://{addr}/hook")}))
@@ -281,15 +284,7 @@ async fn a_player_hears_when_his_reserve_starts_to_run() {
 async fn a_webhook_inside_the_servers_network_is_refused() {
     let db = TestDb::sqlite();
     let srv = TestServer::start_config(&db, test_config()).await;
-    let (invite, _, ana_token) = srv
-        .create_table_with(json!({
-            "game": "tic-tac-toe",
-            "name": "Ana",
-            "settings": {"seats": 2, "options": {}, "turn_seconds": 86_400, "time_bank_seconds": 172_800,
-                         "spectators_allowed": true, "public": false}
-        }))
-        .await;
-    let mut ana = srv.join(&invite, "Ana", Some(&ana_token)).await;
+    let (_, _, mut ana) = turn_based_table(&srv, 86_400, 172_800).await;
     for inside in [
         format!("https://{}/hook", srv.addr),
         "https://localhost/hook".to_owned(),

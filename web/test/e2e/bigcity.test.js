@@ -6,7 +6,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer, launchBrowser, shot, serverBin } from '../harness.js';
-import { giveName, createTable, waitPlaying, pageToPlay, fairChecks, takeSeatFromInvite, errorToast, downloadAndVerifyRecord, watchRecordFile, startWebhookReceiver } from './helpers.js';
+import { giveName, createTable, waitPlaying, pageToPlay, fairChecks, takeSeatFromInvite, holdBackFromServer, errorToast, downloadAndVerifyRecord, watchRecordFile, startWebhookReceiver } from './helpers.js';
 
 /** @typedef {import('playwright-core').Page} Page */
 
@@ -156,21 +156,7 @@ test('two players and a spectator play Big City', async () => {
   // The builder has the table open on a second screen too, on a slow network:
   // what the server says to it can be held back.
   const second = await builder.context().newPage();
-  /** @type {{hold: boolean, held: (string | Buffer)[], flush: () => void}} */
-  const wire = { hold: false, held: [], flush: () => {} };
-  await second.routeWebSocket(/\/ws\//, (ws) => {
-    const upstream = ws.connectToServer();
-    wire.flush = () => {
-      wire.hold = false;
-      for (const m of wire.held.splice(0)) ws.send(m);
-    };
-    upstream.onMessage((m) => (wire.hold ? wire.held.push(m) : ws.send(m)));
-    ws.onMessage((m) => {
-      upstream.send(m);
-      // Its undo has left: what the server said meanwhile arrives now.
-      if (wire.hold && /"type":"undo"/.test(String(m))) setTimeout(() => wire.flush(), 100);
-    });
-  });
+  const wire = await holdBackFromServer(second);
   await second.goto(links.invite);
   await waitPlaying(second);
   await second.waitForSelector('#undo:visible');

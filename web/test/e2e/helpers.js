@@ -257,3 +257,28 @@ export async function watchRecordFile(page, path) {
   await page.waitForSelector('#replay');
   return fairChecks(page);
 }
+
+/**
+ * Lets what the server says to `page` be held back, as on a slow network: set
+ * `wire.hold`, and what arrives waits until the page sends an `undo` (then it
+ * comes 100 ms later). Call before the page opens its table.
+ * @param {Page} page
+ */
+export async function holdBackFromServer(page) {
+  /** @type {{hold: boolean, held: (string | Buffer)[], flush: () => void}} */
+  const wire = { hold: false, held: [], flush: () => {} };
+  await page.routeWebSocket(/\/ws\//, (ws) => {
+    const upstream = ws.connectToServer();
+    wire.flush = () => {
+      wire.hold = false;
+      for (const m of wire.held.splice(0)) ws.send(m);
+    };
+    upstream.onMessage((m) => (wire.hold ? wire.held.push(m) : ws.send(m)));
+    ws.onMessage((m) => {
+      upstream.send(m);
+      // Its undo has left: what the server said meanwhile arrives now.
+      if (wire.hold && /"type":"undo"/.test(String(m))) setTimeout(() => wire.flush(), 100);
+    });
+  });
+  return wire;
+}

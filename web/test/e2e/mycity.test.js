@@ -9,7 +9,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer, launchBrowser, shot, serverBin } from '../harness.js';
-import { giveName, createTable, createTableThroughApi, waitPlaying, recordFrames, fairChecks, errorToast, takeSeatFromInvite, downloadAndVerifyRecord, watchRecordFile, startWebhookReceiver } from './helpers.js';
+import { giveName, createTable, createTableThroughApi, waitPlaying, recordFrames, fairChecks, errorToast, takeSeatFromInvite, holdBackFromServer, downloadAndVerifyRecord, watchRecordFile, startWebhookReceiver } from './helpers.js';
 
 /** @typedef {import('playwright-core').Page} Page */
 
@@ -357,21 +357,7 @@ test('a decision taken back before the reveal, in French; an undo the reveal cro
   const ana = await browser.person();
   const bruno = await browser.person();
   // Ana's messages from the server can be held back, as a slow network would.
-  /** @type {{hold: boolean, held: (string | Buffer)[], flush: () => void}} */
-  const wire = { hold: false, held: [], flush: () => {} };
-  await ana.page.routeWebSocket(/\/ws\//, (ws) => {
-    const upstream = ws.connectToServer();
-    wire.flush = () => {
-      wire.hold = false;
-      for (const m of wire.held.splice(0)) ws.send(m);
-    };
-    upstream.onMessage((m) => (wire.hold ? wire.held.push(m) : ws.send(m)));
-    ws.onMessage((m) => {
-      upstream.send(m);
-      // Her undo has left: what the server said meanwhile arrives now.
-      if (wire.hold && /"type":"undo"/.test(String(m))) setTimeout(() => wire.flush(), 100);
-    });
-  });
+  const wire = await holdBackFromServer(ana.page);
 
   await ana.page.goto(server.url);
   await ana.page.click('#lang-switch');
