@@ -26,35 +26,28 @@ impl AddressBudget {
 
     /// Takes a token from `ip`'s bucket if it has one.
     pub fn take(&self, ip: IpAddr) -> bool {
-        if self.per_minute <= 0.0 {
-            return true;
-        }
-        let Ok(mut buckets) = self.buckets.lock() else {
-            return false;
-        };
-        if buckets.len() > 100_000 {
-            // Addresses whose budget is whole again need no entry.
-            buckets.retain(|_, b| !b.is_full());
-        }
-        buckets
-            .entry(ip)
-            .or_insert_with(|| Bucket::new(self.burst, self.per_minute / 60.0))
-            .take()
+        self.per_minute <= 0.0 || self.with_bucket(ip, Bucket::take).unwrap_or(false)
     }
 
     /// Charges `ip` `tokens` more for what a request it was let through went on
     /// to cost: the bucket may go below empty, and takes nothing until it has
     /// refilled past that.
     pub fn charge(&self, ip: IpAddr, tokens: f64) {
-        if self.per_minute <= 0.0 {
-            return;
+        if self.per_minute > 0.0 {
+            self.with_bucket(ip, |bucket| bucket.charge(tokens));
         }
-        if let Ok(mut buckets) = self.buckets.lock() {
-            buckets
-                .entry(ip)
-                .or_insert_with(|| Bucket::new(self.burst, self.per_minute / 60.0))
-                .charge(tokens);
+    }
+
+    fn with_bucket<R>(&self, ip: IpAddr, f: impl FnOnce(&mut Bucket) -> R) -> Option<R> {
+        let mut buckets = self.buckets.lock().ok()?;
+        if buckets.len() > 100_000 {
+            // Addresses whose budget is whole again need no entry.
+            buckets.retain(|_, b| !b.is_full());
         }
+        let bucket = buckets
+            .entry(ip)
+            .or_insert_with(|| Bucket::new(self.burst, self.per_minute / 60.0));
+        Some(f(bucket))
     }
 }
 

@@ -14,7 +14,8 @@
 //! (`WEBHOOK_ALLOW_LOCAL`, for a home server), a webhook is an `https` address
 //! of a public host, checked when it is given and again when a post connects
 //! (a name is resolved by [`PublicOnly`], which drops every address that is
-//! not public, so a name that points inside, or comes to, is never reached).
+//! not public, so a name that points inside, now or once it was accepted, is
+//! never reached).
 
 use std::collections::HashMap;
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
@@ -121,7 +122,7 @@ pub fn webhook_allowed(url: &str, allow_local: bool) -> bool {
 /// Whether `ip` is an address of the public Internet: not this machine's, a
 /// private or shared network's, a link's, a multicast group's, nor one set
 /// aside (documentation, benchmarks, future use).
-pub fn is_public(ip: IpAddr) -> bool {
+fn is_public(ip: IpAddr) -> bool {
     match ip {
         IpAddr::V4(ip) => is_public_v4(ip),
         IpAddr::V6(ip) => match ip.to_ipv4_mapped() {
