@@ -282,3 +282,23 @@ export async function holdBackFromServer(page) {
   });
   return wire;
 }
+
+/**
+ * Someone who never saw the game opens its record file on the home page: the
+ * page checks it (the seal matches, the replay matches, this browser was not
+ * shown the seal at the start), then the forged copy, whose seal and replay
+ * both differ. `whileOpen` looks at the genuine record's replay before it closes.
+ * @param {Page} page a new visitor's page on the home page
+ * @param {string} recordPath
+ * @param {string} forgedPath
+ * @param {() => Promise<void>} [whileOpen]
+ */
+export async function checkRecordFilesAsNewcomer(page, recordPath, forgedPath, whileOpen) {
+  const fromFile = await watchRecordFile(page, recordPath);
+  assert.deepEqual([fromFile.commitment, fromFile.seen, fromFile.replay], ['matches', false, 'matches'], fromFile.text);
+  await whileOpen?.();
+  await page.click('#replay-close');
+  await page.waitForSelector('#replay', { state: 'detached' });
+  const forged = await watchRecordFile(page, forgedPath);
+  assert.deepEqual([forged.commitment, forged.replay], ['differs', 'differs'], forged.text);
+}
