@@ -514,7 +514,6 @@ test('a turn-based My City table in French: the webhook of a player away reminds
   await again.goto(server.url + post.citytable[0].link);
   await waitPlaying(again);
   await again.waitForSelector('.seat.me[data-seat="1"]');
-  assert.match((await again.textContent('#mc-prompt')) ?? '', /./);
   await placeBuilding(again);
   for (const p of [ana.page, again]) await waitRound(p, 2);
   assert.equal(await again.locator('.mc-other[data-seat="0"] .building').count(), 1, "after the reveal he sees Ana's building");
