@@ -219,36 +219,37 @@ struct RecordText<'a> {
     entries: &'a [RawJson],
     first_view: Box<RawValue>,
     patches: Vec<Box<RawValue>>,
-    seat_views: Vec<OverlaysText>,
+    seat_views: Vec<Patched>,
     #[serde(skip_serializing_if = "Option::is_none")]
     outcome: Option<engine::Outcome>,
 }
 
-/// One seat's private overlays through the game (`protocol::api::SeatViews`):
-/// the first, then per entry the JSON Patch to the next.
+/// A document through the game, as a record writes it: the first, then per
+/// entry the JSON Patch to the next. The public view, and each seat's private
+/// overlay (`protocol::api::SeatViews`).
 #[derive(Serialize)]
-struct OverlaysText {
+struct Patched {
     first: Box<RawValue>,
     patches: Vec<Box<RawValue>>,
     #[serde(skip)]
     last: ViewJson,
 }
 
-impl OverlaysText {
-    fn new(first: String, entries: usize) -> Result<OverlaysText, String> {
-        Ok(OverlaysText {
+impl Patched {
+    fn new(first: String, entries: usize) -> Result<Patched, String> {
+        Ok(Patched {
             first: RawValue::from_string(first.clone()).map_err(|e| e.to_string())?,
             patches: Vec::with_capacity(entries),
             last: ViewJson::new(first),
         })
     }
 
-    /// Adds the patch to `overlay`, the seat's overlay after the next entry.
-    fn push(&mut self, overlay: String) -> Result<(), String> {
-        let overlay = ViewJson::new(overlay);
-        let patch = RawValue::from_string(diff(&self.last, &overlay)).map_err(|e| e.to_string())?;
+    /// Adds the patch to `next`, the document after the next entry.
+    fn push(&mut self, next: String) -> Result<(), String> {
+        let next = ViewJson::new(next);
+        let patch = RawValue::from_string(diff(&self.last, &next)).map_err(|e| e.to_string())?;
         self.patches.push(patch);
-        self.last = overlay;
+        self.last = next;
         Ok(())
     }
 }
@@ -263,22 +264,17 @@ pub fn build(
     let setup: SetupDoc = serde_json::from_value(setup.clone()).map_err(|e| e.to_string())?;
     let mut state = kind.start(&setup)?;
     let seats = 0..setup.seats;
-    let first = state.view_json(Viewer::Spectator);
-    let mut public = ViewJson::new(first.clone());
-    let mut patches = Vec::with_capacity(entries.len());
+    let mut public = Patched::new(state.view_json(Viewer::Spectator), entries.len())?;
     let mut seat_views = seats
         .clone()
-        .map(|seat| OverlaysText::new(state.private_view_json(seat), entries.len()))
+        .map(|seat| Patched::new(state.private_view_json(seat), entries.len()))
         .collect::<Result<Vec<_>, _>>()?;
     for (seq, entry) in entries.iter().enumerate() {
         state = state
             .try_entry(entry)
             .map_err(|e| format!("entry {seq}: {e:?}"))?
             .state;
-        let view = ViewJson::new(state.view_json(Viewer::Spectator));
-        let patch = RawValue::from_string(diff(&public, &view)).map_err(|e| e.to_string())?;
-        patches.push(patch);
-        public = view;
+        public.push(state.view_json(Viewer::Spectator))?;
         for (seat, overlays) in seats.clone().zip(&mut seat_views) {
             overlays.push(state.private_view_json(seat))?;
         }
@@ -286,7 +282,6 @@ pub fn build(
     let Some(outcome) = state.outcome() else {
         return Ok(None);
     };
-    let first_view = RawValue::from_string(first).map_err(|e| e.to_string())?;
     let record = RecordText {
         game,
         seats: setup.seats,
@@ -300,8 +295,8 @@ pub fn build(
         first_seat: setup.first_seat,
         names: &setup.names,
         entries: &entries,
-        first_view,
-        patches,
+        first_view: public.first,
+        patches: public.patches,
         seat_views,
         outcome: Some(outcome),
     };
